@@ -1,0 +1,11 @@
+/// <reference types="vitest/config" />
+import { getViteConfig } from 'astro/config';
+
+// Astro's Vite config gives tests the same `@/` alias and astro/zod as the site.
+export default getViteConfig({
+  test: {
+    environment: 'node',
+    include: ['src/**/*.test.ts', 'tests/unit/**/*.test.ts'],
+    setupFiles: ['tests/setup/fail-on-console-error.ts'],
+  },
+});
