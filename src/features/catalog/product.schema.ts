@@ -1,0 +1,76 @@
+import { z } from 'astro/zod';
+
+/** The main categories, in the order the home page's chips show them (spec section 1). */
+export const MAIN_CATEGORIES = ['skincare', 'haircare', 'scrub set', 'medical supplies', 'accessories'] as const;
+export type MainCategory = (typeof MAIN_CATEGORIES)[number];
+
+/** Scrub sizes, smallest first. */
+export const SIZES = ['XS', 'S', 'M', 'L', 'XL', 'XXL'] as const;
+export type Size = (typeof SIZES)[number];
+
+const text = z.string().trim().min(1);
+
+/**
+ * The product schema, parameterised by how an image reference is validated:
+ * Astro passes its `image()` helper (so pictures go through astro:assets),
+ * unit tests pass a plain string schema because `getCollection()` is empty under Vitest.
+ */
+export function productSchema<Img extends z.ZodType>(image: Img) {
+  const picture = z.object({ src: image, alt: text });
+  return z
+    .object({
+      id: z.number().int().positive(),
+      name: text,
+      category: text,
+      mainCategories: z.array(z.enum(MAIN_CATEGORIES)).min(1),
+      /** Dollars with at most two decimals, as an editor writes them; converted to cents below. */
+      price: z
+        .number()
+        .positive()
+        .refine((n) => Number.isInteger(Math.round(n * 100)) && Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, {
+          error: 'price must have at most two decimals',
+        }),
+      description: text,
+      detailedDescription: text,
+      images: z.array(picture).min(2, { error: 'every product needs at least two images' }),
+      hasColors: z.boolean(),
+      colors: z
+        .array(
+          z.object({
+            name: text,
+            value: z.string().regex(/^[a-z0-9-]+$/, { error: 'colour value must be a lowercase slug' }),
+            hex: z.string().regex(/^#[0-9a-fA-F]{6}$/, { error: 'hex must look like #1f5fa8' }),
+            image: picture.optional(),
+          }),
+        )
+        .default([]),
+      sizes: z.array(z.enum(SIZES)).default([]),
+      usage: text,
+      specifications: z.record(z.string(), z.union([z.string(), z.number()])),
+      inStock: z.boolean(),
+      sku: z.string().regex(/^[A-Z0-9-]+$/, { error: 'sku must be upper-case letters, digits and dashes' }),
+      /** Shipping weight in pounds. */
+      weight: z.number().positive(),
+      likes: z.number().int().nonnegative(),
+      benefits: z.array(text).min(1),
+      ingredients: text,
+      reviews: z
+        .array(
+          z.object({
+            id: text,
+            author: text,
+            rating: z.number().int().min(1).max(5),
+            date: z.coerce.date(),
+            comment: text,
+            verified: z.boolean(),
+          }),
+        )
+        .default([]),
+    })
+    .superRefine((p, ctx) => {
+      if (p.hasColors !== p.colors.length > 0) {
+        ctx.addIssue({ code: 'custom', path: ['colors'], message: 'hasColors must be true exactly when colors are listed' });
+      }
+    })
+    .transform(({ price, ...rest }) => ({ ...rest, priceCents: Math.round(price * 100) }));
+}

@@ -1,0 +1,23 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'astro/zod';
+import yaml from 'js-yaml';
+import { productSchema } from '@/features/catalog/product.schema';
+
+export const PRODUCTS_DIR = join(import.meta.dirname, '../../content/products');
+
+/** The frontmatter of a markdown file. */
+export function frontmatter(source: string): unknown {
+  const match = /^---\r?\n([\s\S]*?)\r?\n---/.exec(source);
+  if (!match?.[1]) throw new Error('no frontmatter');
+  return yaml.load(match[1]);
+}
+
+/** Reads and validates every product file the way the build does (images as plain paths, since getCollection() is empty under Vitest). */
+export function loadCatalogue() {
+  const schema = productSchema(z.string());
+  return readdirSync(PRODUCTS_DIR)
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((file) => ({ file, product: schema.parse(frontmatter(readFileSync(join(PRODUCTS_DIR, file), 'utf8'))) }));
+}
