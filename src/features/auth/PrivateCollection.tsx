@@ -1,0 +1,30 @@
+import { useStore } from '@nanostores/react';
+import type { ReactNode } from 'react';
+import { $authModal, $user } from './auth.store';
+
+interface Props {
+  title: string;
+  text: string;
+  /** Shown to a signed-in shopper. */
+  children?: ReactNode;
+}
+
+/** A page part only for signed-in shoppers: guests see a prompt to sign in or create an account. */
+export default function PrivateCollection({ title, text, children }: Props) {
+  const user = useStore($user);
+  if (user) return <>{children}</>;
+  return (
+    <div className="private-prompt">
+      <h2>{title}</h2>
+      <p>{text}</p>
+      <div className="private-actions">
+        <button type="button" className="btn" onClick={() => $authModal.set('login')}>
+          Enter Collection
+        </button>
+        <button type="button" className="btn btn-outline" onClick={() => $authModal.set('signup')}>
+          Create Account
+        </button>
+      </div>
+    </div>
+  );
+}

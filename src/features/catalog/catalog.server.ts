@@ -1,0 +1,43 @@
+import { type CollectionEntry, getCollection } from 'astro:content';
+import type { ProductCard } from './catalog';
+
+export type Product = CollectionEntry<'products'>['data'];
+
+/** Every product, ordered by id. The single source of names, prices, weights and variants for pages and the server. */
+export async function getProducts(): Promise<Product[]> {
+  const entries = await getCollection('products');
+  const products = entries.map((e) => e.data).sort((a, b) => a.id - b.id);
+  const seen = new Set<number>();
+  for (const p of products) {
+    if (seen.has(p.id)) throw new Error(`Two product files share id ${p.id}`);
+    seen.add(p.id);
+  }
+  return products;
+}
+
+/** One product by id, or undefined. */
+export async function getProduct(id: number): Promise<Product | undefined> {
+  return (await getProducts()).find((p) => p.id === id);
+}
+
+/** The product's public URL. */
+export function productHref(id: number): string {
+  return `/product/${id}`;
+}
+
+/** The serialisable card view an island receives. */
+export function toCard(p: Product): ProductCard {
+  const [first] = p.images;
+  if (!first) throw new Error(`Product ${p.id} has no image`);
+  return {
+    id: p.id,
+    name: p.name,
+    category: p.category,
+    mainCategories: p.mainCategories,
+    priceCents: p.priceCents,
+    description: p.description,
+    likes: p.likes,
+    href: productHref(p.id),
+    image: { src: first.src.src, width: first.src.width, height: first.src.height, alt: first.alt },
+  };
+}

@@ -1,0 +1,59 @@
+import type { MainCategory } from './product.schema';
+
+/** What the grid, cards and islands need of a product: serialisable, no astro:assets types. */
+export interface ProductCard {
+  id: number;
+  name: string;
+  category: string;
+  mainCategories: MainCategory[];
+  priceCents: number;
+  description: string;
+  likes: number;
+  href: string;
+  image: { src: string; width: number; height: number; alt: string };
+}
+
+/** A chip's value: every product, or one main category. */
+export type CategoryFilter = 'all' | MainCategory;
+
+/** How many cards the home grid shows before (and after each) 'Load More Products'. */
+export const PAGE_SIZE = 6;
+
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+/** Formats integer cents as US dollars for display: 3500 -> "$35.00". */
+export function formatPrice(cents: number): string {
+  return usd.format(cents / 100);
+}
+
+/** The products a chip selects, in catalogue order. */
+export function filterByCategory<T extends Pick<ProductCard, 'mainCategories'>>(
+  products: readonly T[],
+  filter: CategoryFilter,
+): T[] {
+  return filter === 'all' ? [...products] : products.filter((p) => p.mainCategories.includes(filter));
+}
+
+/** The mean rating, or null when there are no reviews. */
+export function averageRating(reviews: readonly { rating: number }[]): number | null {
+  if (reviews.length === 0) return null;
+  return reviews.reduce((sum, r) => sum + r.rating, 0) / reviews.length;
+}
+
+/** Stars shown for an average rating: rounded to the nearest whole star, always 1 to 5. */
+export function starCount(average: number): number {
+  return Math.min(5, Math.max(1, Math.round(average)));
+}
+
+/** A review author as shown to other shoppers: "maya.t@example.com" -> "ma***@example.com". */
+export function maskEmail(author: string): string {
+  const at = author.lastIndexOf('@');
+  if (at < 1) return author;
+  const local = author.slice(0, at);
+  return `${local.slice(0, Math.min(2, local.length - 1) || 1)}***${author.slice(at)}`;
+}
+
+/** Chip label for a main category. */
+export function categoryLabel(filter: CategoryFilter): string {
+  return filter === 'all' ? 'All' : filter.replace(/\b\w/g, (c) => c.toUpperCase());
+}

@@ -1,0 +1,71 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { $user, displayName } from '../auth/auth.store';
+import { isCurrent, MOBILE_MENU_AUTOCLOSE_MS, navLinks } from './nav';
+
+interface Props {
+  pathname: string;
+}
+
+/** Main navigation: a row of links on wide screens, a menu button on phones whose panel closes itself after 3 s. */
+export default function SiteNav({ pathname }: Props) {
+  const user = useStore($user);
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const links = navLinks(user !== null);
+
+  useEffect(() => {
+    if (!open) return undefined;
+    const timer = window.setTimeout(() => setOpen(false), MOBILE_MENU_AUTOCLOSE_MS);
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        setOpen(false);
+        buttonRef.current?.focus();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      window.clearTimeout(timer);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+
+  const list = (
+    <ul className="nav-list">
+      {links.map((link) => (
+        <li key={link.href}>
+          <a href={link.href} aria-current={isCurrent(link, pathname) ? 'page' : undefined} onClick={() => setOpen(false)}>
+            {link.label}
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+
+  return (
+    <nav className="site-nav" aria-label="Main">
+      <div className="nav-desktop">{list}</div>
+      <span className="online-indicator" data-testid="online-indicator">
+        <span className={user ? 'dot dot-online' : 'dot'} aria-hidden="true" />
+        {user ? `Online: ${displayName(user)}` : 'Guest'}
+      </span>
+      <button
+        ref={buttonRef}
+        type="button"
+        className="menu-button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setOpen((o) => !o)}
+      >
+        <svg aria-hidden="true" width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2">
+          {open ? <path d="M6 6l12 12M18 6L6 18" /> : <path d="M4 7h16M4 12h16M4 17h16" />}
+        </svg>
+        <span className="visually-hidden">Menu</span>
+      </button>
+      <div id={panelId} className="nav-mobile" hidden={!open}>
+        {list}
+      </div>
+    </nav>
+  );
+}

@@ -1,0 +1,98 @@
+import { useStore } from '@nanostores/react';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { $user } from '../auth/auth.store';
+import { QUANTITY_CHOICES } from '../cart/cart';
+import { addToCart } from '../cart/cart.store';
+import { $selectedColor } from './product.store';
+
+interface Props {
+  productId: number;
+  name: string;
+  colors: { name: string; value: string; hex: string }[];
+  sizes: string[];
+  inStock: boolean;
+}
+
+/** Colour swatches, size, quantity 1 to 5, Add to Cart and the wishlist button. */
+export default function ProductPurchase({ productId, name, colors, sizes, inStock }: Props) {
+  const color = useStore($selectedColor);
+  const user = useStore($user);
+  const [size, setSize] = useState<string | null>(null);
+  const [quantity, setQuantity] = useState(1);
+  const [problem, setProblem] = useState<string | null>(null);
+  const colorName = colors.find((c) => c.value === color)?.name;
+
+  function add() {
+    if (colors.length > 0 && !color) return setProblem('Please choose a colour.');
+    if (sizes.length > 0 && !size) return setProblem('Please choose a size.');
+    setProblem(null);
+    addToCart({ productId, quantity, selectedColor: color, selectedSize: size });
+    toast.success(`Added ${quantity} × ${name}${colorName ? ` (${colorName}${size ? `, ${size}` : ''})` : ''} to your cart`);
+  }
+
+  function wishlist() {
+    if (!user) toast.error('Please login to save favorites');
+  }
+
+  return (
+    <div className="purchase">
+      {colors.length > 0 && (
+        <fieldset className="option-group">
+          <legend>Colour{colorName ? <span className="option-chosen">: {colorName}</span> : null}</legend>
+          <div className="swatches">
+            {colors.map((c) => (
+              <label key={c.value} className="swatch" title={c.name}>
+                <input
+                  type="radio"
+                  name="colour"
+                  value={c.value}
+                  checked={color === c.value}
+                  onChange={() => $selectedColor.set(c.value)}
+                />
+                <span className="swatch-dot" style={{ background: c.hex }} aria-hidden="true" />
+                <span className="visually-hidden">{c.name}</span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      )}
+      {sizes.length > 0 && (
+        <fieldset className="option-group">
+          <legend>Size{size ? <span className="option-chosen">: {size}</span> : null}</legend>
+          <div className="sizes">
+            {sizes.map((s) => (
+              <label key={s} className="size-pill">
+                <input type="radio" name="size" value={s} checked={size === s} onChange={() => setSize(s)} />
+                <span>{s}</span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      )}
+      <div className="field quantity">
+        <label htmlFor={`qty-${productId}`}>Quantity</label>
+        <select id={`qty-${productId}`} value={quantity} onChange={(e) => setQuantity(Number(e.target.value))}>
+          {QUANTITY_CHOICES.map((q) => (
+            <option key={q} value={q}>
+              {q}
+            </option>
+          ))}
+        </select>
+      </div>
+      {problem && (
+        <p className="form-error" role="alert">
+          {problem}
+        </p>
+      )}
+      <div className="purchase-actions">
+        <button type="button" className="btn" onClick={add} disabled={!inStock}>
+          {inStock ? 'Add to Cart' : 'Out of Stock'}
+        </button>
+        <button type="button" className="btn btn-outline" onClick={wishlist}>
+          Add to Wishlist
+        </button>
+      </div>
+    </div>
+  );
+}

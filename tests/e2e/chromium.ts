@@ -1,0 +1,25 @@
+import { existsSync } from 'node:fs';
+
+/** Flags that let Chromium run headless as root on a machine with no network but loopback. */
+export const CHROMIUM_ARGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** Which Chromium to drive: CHROME_PATH, else the system's, else the one shipped inside @sparticuz/chromium. Never a download. */
+export async function chromiumPath(): Promise<string> {
+  const fromEnv = process.env.CHROME_PATH;
+  if (fromEnv) {
+    if (!existsSync(fromEnv)) throw new Error(`CHROME_PATH points at ${fromEnv}, which does not exist`);
+    return fromEnv;
+  }
+  if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
+  const { default: packaged } = await import('@sparticuz/chromium');
+  return packaged.executablePath();
+}

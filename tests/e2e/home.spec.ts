@@ -1,0 +1,64 @@
+import { expect, test } from '@playwright/test';
+import { hydrated } from './islands';
+
+test.describe('home page', () => {
+  test('shows the promo claims, the grid and the trust blurbs', async ({ page }) => {
+    await page.goto('/');
+    await expect(page).toHaveTitle('Aurelia');
+    for (const claim of ['50+ brands', '100+ clients', 'Free worldwide shipping', '24/7 support', '30-day returns']) {
+      await expect(page.getByText(claim).first()).toBeVisible();
+    }
+    await expect(page.getByRole('heading', { name: 'Shop the collection' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Clean, tested formulas' })).toBeVisible();
+  });
+
+  test('category chips filter the grid without a reload', async ({ page }) => {
+    await page.goto('/');
+    await hydrated(page, '.catalog');
+    const grid = page.locator('.product-grid > li');
+    const all = page.getByRole('button', { name: 'All', exact: true });
+    await expect(all).toHaveAttribute('aria-pressed', 'true');
+    // Mark the document: a reload would lose the mark.
+    await page.evaluate(() => {
+      (window as unknown as { marked: boolean }).marked = true;
+    });
+
+    await page.getByRole('button', { name: 'Haircare' }).click();
+    await expect(page.getByRole('button', { name: 'Haircare' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(grid).toHaveCount(1);
+    await expect(grid.first()).toContainText('12-Herb Hair Oil');
+
+    await page.getByRole('button', { name: 'Medical Supplies' }).click();
+    await expect(grid).toHaveCount(1);
+    await expect(grid.first()).toContainText('Clinical Scrubs');
+
+    await page.getByRole('button', { name: 'Accessories' }).click();
+    await expect(grid).toHaveCount(0);
+    await expect(page.getByText('Nothing in Accessories yet')).toBeVisible();
+
+    await all.click();
+    await expect(grid).toHaveCount(6);
+    expect(await page.evaluate(() => (window as unknown as { marked?: boolean }).marked)).toBe(true);
+  });
+
+  test('Load More Products shows the rest and then disappears', async ({ page }) => {
+    await page.goto('/');
+    await hydrated(page, '.catalog');
+    const grid = page.locator('.product-grid > li');
+    await expect(grid).toHaveCount(6);
+    await expect(page.getByText('Showing 6 of 9 products')).toBeVisible();
+    const loadMore = page.getByRole('button', { name: 'Load More Products' });
+    await loadMore.click();
+    await expect(grid).toHaveCount(9);
+    await expect(loadMore).toHaveCount(0);
+    await expect(grid.nth(8)).toContainText('12-Herb Hair Oil');
+    await expect(page.getByRole('link', { name: /Kojic Acid Soap/ })).toBeFocused();
+  });
+
+  test('a card opens its product page', async ({ page }) => {
+    await page.goto('/');
+    await page.getByRole('link', { name: /Turmeric Body Butter/ }).click();
+    await expect(page).toHaveURL(/\/product\/2$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Turmeric Body Butter' })).toBeVisible();
+  });
+});

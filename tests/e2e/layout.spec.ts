@@ -1,0 +1,86 @@
+import { expect, test } from '@playwright/test';
+import { hydrated } from './islands';
+
+test.describe('site layout', () => {
+  test('guests see Home, Collections, About and Contact, but not My Orders or Wishlist', async ({ page }) => {
+    await page.goto('/about');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav.getByRole('link', { name: 'About' })).toHaveAttribute('aria-current', 'page');
+    for (const name of ['Home', 'Collections', 'About', 'Contact']) await expect(nav.getByRole('link', { name })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'My Orders' })).toHaveCount(0);
+    await expect(nav.getByRole('link', { name: 'Wishlist' })).toHaveCount(0);
+    await expect(page.getByTestId('online-indicator')).toHaveText('Guest');
+  });
+
+  test('on a phone the menu opens, works and closes by itself after 3 s', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const start = new Date('2026-11-22T10:00:00Z');
+    await page.clock.install({ time: start });
+    await page.goto('/');
+    await hydrated(page, '.menu-button');
+    // Stop the page's clock so only runFor moves it: the test then measures the page's timer, not the machine's speed.
+    await page.clock.pauseAt(new Date(start.getTime() + 60_000));
+    const button = page.getByRole('button', { name: 'Menu' });
+    const panel = page.locator('.nav-mobile');
+    await expect(panel).toBeHidden();
+
+    await button.click();
+    await expect(button).toHaveAttribute('aria-expanded', 'true');
+    await expect(panel.getByRole('link', { name: 'Contact' })).toBeVisible();
+    await page.clock.runFor(2900);
+    await expect(panel).toBeVisible();
+    await page.clock.runFor(200);
+    await expect(panel).toBeHidden();
+    await expect(button).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  test('the menu closes with Escape and gives focus back to its button', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/');
+    await hydrated(page, '.menu-button');
+    const button = page.getByRole('button', { name: 'Menu' });
+    await button.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.locator('.nav-mobile')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.locator('.nav-mobile')).toBeHidden();
+    await expect(button).toBeFocused();
+  });
+
+  test('the footer newsletter asks a guest to log in', async ({ page }) => {
+    await page.goto('/about');
+    await hydrated(page, '.newsletter');
+    await page.getByLabel(/newsletter/).fill('someone@example.com');
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await expect(page.getByText('Please log in to subscribe')).toBeVisible();
+  });
+
+  test('contact shows the e-mail and phone, and requires every field', async ({ page }) => {
+    await page.goto('/contact');
+    await expect(page.getByRole('main').getByRole('link', { name: 'hello@aurelia-care.com' })).toBeVisible();
+    await expect(page.getByRole('main').getByRole('link', { name: '(404) 555-0143' })).toBeVisible();
+    await hydrated(page, '.contact-form');
+    await page.getByLabel('Name').fill('Ada');
+    await page.getByRole('button', { name: 'Send Message' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Please fill in all fields.');
+  });
+
+  test('wishlist and orders pages greet guests with a sign-in prompt', async ({ page }) => {
+    await page.goto('/wishlist');
+    await expect(page.getByRole('heading', { name: 'Private Collection' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Enter Collection' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Create Account' })).toBeVisible();
+    await page.goto('/orders');
+    await expect(page.getByRole('heading', { name: 'Please Log In' })).toBeVisible();
+  });
+
+  test('serves a sitemap and robots.txt', async ({ request }) => {
+    const robots = await (await request.get('/robots.txt')).text();
+    expect(robots).toContain('Sitemap:');
+    const index = await request.get('/sitemap-index.xml');
+    expect(index.ok()).toBe(true);
+    const sitemap = await (await request.get('/sitemap-0.xml')).text();
+    for (let id = 1; id <= 9; id++) expect(sitemap).toContain(`/product/${id}</loc>`);
+    expect(sitemap).not.toContain('/orders');
+  });
+});
