@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'astro/zod';
 import { describe, expect, it } from 'vitest';
-import { productSchema, SIZES } from '@/features/catalog/product.schema';
+import { SIZES } from '@/features/catalog/categories';
+import { productSchema } from '@/features/catalog/product.schema';
 import { frontmatter, loadCatalogue, PRODUCTS_DIR } from './load-catalogue';
 
 const catalogue = loadCatalogue();

@@ -1,4 +1,4 @@
-import type { MainCategory } from './product.schema';
+import type { MainCategory } from './categories';
 
 /** What the grid, cards and islands need of a product: serialisable, no astro:assets types. */
 export interface ProductCard {

@@ -7,7 +7,7 @@ import {
   PAGE_SIZE,
   type ProductCard,
 } from '../catalog/catalog';
-import { MAIN_CATEGORIES } from '../catalog/product.schema';
+import { MAIN_CATEGORIES } from '../catalog/categories';
 
 interface Props {
   products: ProductCard[];

@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
-import { toast } from 'sonner';
 import { $user } from '../auth/auth.store';
+import { notify } from '../toasts/toast.store';
 
 interface Props {
   likes: number;
@@ -15,7 +15,7 @@ export default function LikeButton({ likes }: Props) {
       className="like-button"
       aria-pressed={false}
       onClick={() => {
-        if (!user) toast.error('Login to like products');
+        if (!user) notify.error('Login to like products');
       }}
     >
       <span aria-hidden="true">♥</span> <span data-testid="like-count">{likes}</span>

@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { type SubmitEvent, useId, useState } from 'react';
-import { toast } from 'sonner';
 import { $user } from '../auth/auth.store';
+import { notify } from '../toasts/toast.store';
 import { newsletterProblem } from './newsletter';
 
 /** The footer's newsletter sign-up; subscribing needs an account and that account's e-mail. */
@@ -14,7 +14,7 @@ export default function NewsletterForm() {
     e.preventDefault();
     const problem = newsletterProblem(email, user?.email ?? null);
     if (problem) {
-      toast.error(problem.title, problem.description ? { description: problem.description } : undefined);
+      notify.error(problem.title, problem.description ? { description: problem.description } : undefined);
     }
   }
 

@@ -1,9 +1,9 @@
 import { useStore } from '@nanostores/react';
 import { useState } from 'react';
-import { toast } from 'sonner';
 import { $user } from '../auth/auth.store';
 import { QUANTITY_CHOICES } from '../cart/cart';
 import { addToCart } from '../cart/cart.store';
+import { notify } from '../toasts/toast.store';
 import { $selectedColor } from './product.store';
 
 interface Props {
@@ -28,11 +28,11 @@ export default function ProductPurchase({ productId, name, colors, sizes, inStoc
     if (sizes.length > 0 && !size) return setProblem('Please choose a size.');
     setProblem(null);
     addToCart({ productId, quantity, selectedColor: color, selectedSize: size });
-    toast.success(`Added ${quantity} × ${name}${colorName ? ` (${colorName}${size ? `, ${size}` : ''})` : ''} to your cart`);
+    notify.success(`Added ${quantity} × ${name}${colorName ? ` (${colorName}${size ? `, ${size}` : ''})` : ''} to your cart`);
   }
 
   function wishlist() {
-    if (!user) toast.error('Please login to save favorites');
+    if (!user) notify.error('Please login to save favorites');
   }
 
   return (
