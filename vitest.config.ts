@@ -5,7 +5,7 @@ import { getViteConfig } from 'astro/config';
 export default getViteConfig({
   test: {
     environment: 'node',
-    include: ['src/**/*.test.ts', 'tests/unit/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'tests/unit/**/*.test.ts', 'tests/db/**/*.test.ts', 'tests/contract/**/*.test.ts'],
     setupFiles: ['tests/setup/fail-on-console-error.ts'],
   },
 });

@@ -1,0 +1,32 @@
+import type { Database, Sql } from './database.server';
+
+/** The JWT claims a signed-in shopper's queries run with, as Supabase's table API sets them. */
+export interface ShopperClaims {
+  sub: string;
+  email: string;
+  role: 'authenticated';
+}
+
+/**
+ * Runs `fn` in a transaction as the shopper: role `authenticated` with their claims, or `anon` for a guest.
+ * Row-level security then decides what every statement may see and change.
+ */
+export function asShopper<T>(db: Database, claims: ShopperClaims | null, fn: (tx: Sql) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.query(`select set_config('role', $1, true), set_config('request.jwt.claims', $2, true)`, [
+      claims ? 'authenticated' : 'anon',
+      JSON.stringify(claims ?? { role: 'anon' }),
+    ]);
+    return fn(tx);
+  });
+}
+
+/** Runs `fn` as service_role (bypasses RLS). Only for named privileged paths: payments, accounts, the outbox. */
+export function asService<T>(db: Database, fn: (tx: Sql) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.query(`select set_config('role', 'service_role', true), set_config('request.jwt.claims', $1, true)`, [
+      JSON.stringify({ role: 'service_role' }),
+    ]);
+    return fn(tx);
+  });
+}

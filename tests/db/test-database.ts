@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import type { Database } from '@/server/db/database.server';
+import { migrate } from '@/server/db/migrate.server';
+import { openPglite } from '@/server/db/pglite.server';
+import { openPostgres } from '@/server/db/postgres.server';
+
+/** Where the database suites run: PGlite in memory, or PostgreSQL when TEST_DATABASE_URL is set. */
+export const TEST_DATABASE_KIND = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
+
+/**
+ * A freshly migrated database of its own for one test file: an in-memory PGlite, or a new database created on the
+ * TEST_DATABASE_URL server (dropped again by `close`).
+ */
+export async function freshDatabase(): Promise<Database> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) {
+    const db = await openPglite(null);
+    await migrate(db);
+    return db;
+  }
+  const name = `aurelia_test_${randomBytes(6).toString('hex')}`;
+  const admin = openPostgres(url, { max: 1 });
+  await admin.exec(`create database ${name}`);
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  const db = openPostgres(target.href, { max: 4 });
+  await migrate(db);
+  return {
+    ...db,
+    async close() {
+      await db.close();
+      await admin.exec(`drop database if exists ${name} with (force)`);
+      await admin.close();
+    },
+  };
+}
