@@ -1,0 +1,226 @@
+import type { Database, Sql } from '../db/database.server';
+import { asService } from '../db/roles.server';
+import { type MailPort, mailMessageSchema } from '../mail/mail.port';
+
+/** Runs one kind of job. Throwing means "not done": the job is retried later. */
+export type JobHandler = (payload: unknown) => Promise<void>;
+
+/** A failure that retrying cannot fix (e.g. a malformed payload): the job is set aside for a person at once. */
+export class PermanentJobError extends Error {
+  override name = 'PermanentJobError';
+}
+
+/** After this many attempts a job is left in public.outbox for a person to look at, not retried. */
+export const MAX_ATTEMPTS = 10;
+const FIRST_RETRY_SECONDS = 30;
+const MAX_RETRY_SECONDS = 3600;
+/**
+ * How long a claimed job stays invisible to other workers. Longer than HANDLER_TIMEOUT_MS, so a job is only claimed
+ * again when the process that had it died before recording the outcome.
+ */
+const LEASE_SECONDS = 300;
+const HANDLER_TIMEOUT_MS = 120_000;
+
+/** Seconds until the next try after `attempts` failed tries: 30 s, 60 s, 2 min, … capped at 1 h. */
+export function retryDelaySeconds(attempts: number): number {
+  return Math.min(MAX_RETRY_SECONDS, FIRST_RETRY_SECONDS * 2 ** Math.max(0, attempts - 1));
+}
+
+/**
+ * Queues a job in the caller's transaction, so it commits or rolls back with the work that caused it. The caller's
+ * transaction must run as service_role (`asService`): the table has no policy for any other role. With a dedupeKey
+ * already queued, nothing is added (one order, one e-mail). Returns whether a job was added.
+ */
+export async function enqueue(tx: Sql, job: { kind: string; payload: unknown; dedupeKey?: string }): Promise<boolean> {
+  if (job.payload === undefined) throw new Error(`An outbox job of kind ${job.kind} needs a payload`);
+  // The payload goes over as JSON text, so both drivers store exactly what JSON.stringify made of it.
+  const rows = await tx.query(
+    `insert into public.outbox (kind, payload, dedupe_key) values ($1, $2::text::jsonb, $3)
+     on conflict (dedupe_key) do nothing
+     returning id`,
+    [job.kind, JSON.stringify(job.payload), job.dedupeKey ?? null],
+  );
+  return rows.length > 0;
+}
+
+type ClaimedJob = {
+  id: string;
+  kind: string;
+  payload: string;
+  attempts: number;
+};
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 2000);
+
+function withTimeout(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the handler did not finish within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Runs the jobs that are due (at `now`, default the database's clock) and have a handler here. Each job is claimed in
+ * a short transaction (`for update skip locked`, so two server processes never run the same job), its handler runs
+ * outside it, and the outcome is recorded after: done, or the error and the next attempt with exponential backoff.
+ * Never throws: failures are logged and stay in the table.
+ */
+export async function processDue(
+  db: Database,
+  handlers: Record<string, JobHandler>,
+  { now, limit = 20 }: { now?: Date; limit?: number } = {},
+): Promise<{ sent: number; failed: number }> {
+  const at = now?.toISOString() ?? null;
+  const counts = { sent: 0, failed: 0 };
+  let jobs: ClaimedJob[];
+  try {
+    jobs = await asService(db, (tx) =>
+      tx.query<ClaimedJob>(
+        `update public.outbox o
+            set attempts = o.attempts + 1,
+                locked_until = coalesce($1::timestamptz, now()) + make_interval(secs => $4)
+          where o.id in (
+            select id from public.outbox
+             where done_at is null
+               and next_attempt_at <= coalesce($1::timestamptz, now())
+               and (locked_until is null or locked_until <= coalesce($1::timestamptz, now()))
+               and attempts < $3
+               and kind in (select jsonb_array_elements_text($5::text::jsonb))
+             order by next_attempt_at, id
+             limit $2
+             for update skip locked)
+        returning o.id::text as id, o.kind, o.payload::text as payload, o.attempts`,
+        [at, limit, MAX_ATTEMPTS, LEASE_SECONDS, JSON.stringify(Object.keys(handlers))],
+      ),
+    );
+  } catch (error) {
+    console.warn(`[outbox] could not claim due jobs: ${message(error)}`);
+    return counts;
+  }
+
+  // One after another: the batch is small, and a slow mail service is not hammered in parallel.
+  for (const job of [...jobs].sort((a, b) => Number(a.id) - Number(b.id))) {
+    const handler = handlers[job.kind];
+    try {
+      if (!handler) throw new PermanentJobError(`no handler for kind ${job.kind}`);
+      await withTimeout(handler(JSON.parse(job.payload)), HANDLER_TIMEOUT_MS);
+    } catch (error) {
+      counts.failed++;
+      await recordFailure(db, job, error, at);
+      continue;
+    }
+    counts.sent++;
+    try {
+      await asService(db, (tx) =>
+        tx.query(`update public.outbox set done_at = now(), locked_until = null where id = $1::bigint`, [job.id]),
+      );
+    } catch (error) {
+      // The work was done but not recorded: when the lease ends it runs again (at least once, never lost).
+      console.warn(`[outbox] job ${job.id} (${job.kind}) ran, but marking it done failed: ${message(error)}`);
+    }
+  }
+  return counts;
+}
+
+async function recordFailure(db: Database, job: ClaimedJob, error: unknown, at: string | null): Promise<void> {
+  const permanent = error instanceof PermanentJobError;
+  const givingUp = permanent || job.attempts >= MAX_ATTEMPTS;
+  const delay = retryDelaySeconds(job.attempts);
+  try {
+    await asService(db, (tx) =>
+      tx.query(
+        `update public.outbox
+            set last_error = $2,
+                locked_until = null,
+                attempts = greatest(attempts, $5),
+                next_attempt_at = coalesce($3::timestamptz, now()) + make_interval(secs => $4)
+          where id = $1::bigint`,
+        // A permanent failure counts as all attempts used, so no worker picks it up again.
+        [job.id, message(error), at, delay, permanent ? MAX_ATTEMPTS : 0],
+      ),
+    );
+  } catch (recordError) {
+    console.warn(`[outbox] job ${job.id} (${job.kind}): could not record its failure: ${message(recordError)}`);
+  }
+  if (givingUp) {
+    console.warn(
+      `[outbox] job ${job.id} (${job.kind}) failed on attempt ${job.attempts} and will not be retried; it stays in public.outbox for a person to look at: ${message(error)}`,
+    );
+  } else {
+    console.warn(
+      `[outbox] job ${job.id} (${job.kind}) failed on attempt ${job.attempts}/${MAX_ATTEMPTS}; retrying in ${delay} s: ${message(error)}`,
+    );
+  }
+}
+
+export interface OutboxWorker {
+  /** Runs the queue now instead of at the next tick (call it after the transaction that enqueued has committed). */
+  nudge(): void;
+  /** Stops the timer and waits for a run in progress. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `processDue` every `intervalMs`, at once on start (jobs left from before a restart) and whenever nudged.
+ * Runs never overlap within a process; across processes the row locks keep jobs apart.
+ */
+export function startOutboxWorker(
+  db: Database,
+  handlers: Record<string, JobHandler>,
+  { intervalMs }: { intervalMs: number },
+): OutboxWorker {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+  const limit = 20;
+
+  const schedule = (ms: number) => {
+    clearTimeout(timer);
+    if (stopped) return;
+    timer = setTimeout(run, ms);
+    // The worker alone should not keep a process (a test, a script) alive.
+    timer.unref();
+  };
+
+  function run(): void {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    clearTimeout(timer);
+    running = (async () => {
+      let full: boolean;
+      do {
+        again = false;
+        const { sent, failed } = await processDue(db, handlers, { limit });
+        // A full batch means more may be waiting: keep going rather than wait a whole interval.
+        full = sent + failed >= limit;
+      } while ((again || full) && !stopped);
+    })().finally(() => {
+      running = undefined;
+      schedule(intervalMs);
+    });
+  }
+
+  run();
+  return {
+    nudge: run,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
+
+/** The 'email' job: checks the payload is a MailMessage, then sends it through the mail port. */
+export function emailHandler(mail: MailPort): JobHandler {
+  return async (payload) => {
+    const parsed = mailMessageSchema.safeParse(payload);
+    if (!parsed.success) throw new PermanentJobError(`the e-mail payload is not a mail message: ${parsed.error.message}`);
+    await mail.send(parsed.data);
+  };
+}
