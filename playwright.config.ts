@@ -1,9 +1,16 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from './tests/e2e/chromium';
 
 const port = Number(process.env.E2E_PORT ?? 4391);
 const baseURL = `http://127.0.0.1:${port}`;
 const executablePath = await chromiumPath();
+// The server under test gets an empty embedded database of its own and a dev mailbox the tests read back.
+// Set once in the main process; workers inherit the environment.
+process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'aurelia-e2e-'));
+process.env.E2E_MAILBOX_PORT ??= String(port + 1);
 
 // End-to-end tests run against the production build (npm run test:e2e builds first).
 export default defineConfig({
@@ -21,9 +28,15 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], launchOptions: { executablePath, args: CHROMIUM_ARGS } } }],
   webServer: {
     command: 'node dist/server/entry.mjs',
-    url: `${baseURL}/`,
+    // The session endpoint starts the server's ports (database, migrations, mailbox): tests begin once it answers.
+    url: `${baseURL}/api/auth/session`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: { HOST: '127.0.0.1', PORT: String(port) },
+    env: {
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PGLITE_DIR: join(process.env.E2E_DATA_DIR, 'pglite'),
+      DEV_MAILBOX_PORT: process.env.E2E_MAILBOX_PORT,
+    },
   },
 });

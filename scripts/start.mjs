@@ -32,7 +32,20 @@ if (!skipBuild && stale) {
   writeFileSync(stamp, new Date().toISOString());
 }
 
-console.log(`Aurelia is being served at http://${host}:${port}/`);
 const server = spawn(process.execPath, [entry], { cwd: root, stdio: 'inherit', env: { ...process.env, HOST: host, PORT: port } });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));
+
+// Start the server's ports (database, migrations, e-mail) now rather than on the first shopper's request;
+// the server prints which adapter each port uses.
+const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+for (let i = 0; i < 100; i++) {
+  try {
+    const res = await fetch(`${origin}/api/auth/session`);
+    if (res.ok) break;
+  } catch {
+    // Not listening yet.
+  }
+  await new Promise((r) => setTimeout(r, 200));
+}
+console.log(`Aurelia is being served at ${origin}/`);

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
+import { openAccountDialog } from './accounts';
 
 const PAGES = [
   '/',
@@ -27,4 +28,19 @@ for (const path of PAGES) {
       );
     });
   }
+}
+
+for (const pane of ['Log in', 'Sign up'] as const) {
+  test(`the ${pane} dialog has no WCAG 2.2 AA violations`, async ({ page }) => {
+    await page.goto('/');
+    const dialog = await openAccountDialog(page, pane);
+    await expect(
+      dialog.getByRole('button', { name: pane === 'Log in' ? 'Log in' : 'Create account', exact: true }).last(),
+    ).toBeVisible();
+    const results = await new AxeBuilder({ page })
+      .include('dialog')
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+      .analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  });
 }

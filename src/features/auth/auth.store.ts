@@ -10,7 +10,7 @@ export interface SessionUser {
 export const $user = atom<SessionUser | null>(null);
 
 /** Which pane of the login/signup modal is open, if any. */
-export const $authModal = atom<'closed' | 'login' | 'signup'>('closed');
+export const $authModal = atom<'closed' | 'login' | 'signup' | 'forgot'>('closed');
 
 /** Name shown in the online indicator: the first name, else the e-mail's local part. */
 export function displayName(user: SessionUser): string {

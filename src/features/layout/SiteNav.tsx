@@ -1,6 +1,9 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState } from 'react';
-import { $user, displayName } from '../auth/auth.store';
+import { api } from '../auth/auth.api';
+import { $authModal, $user, displayName } from '../auth/auth.store';
+import { clearPrivateState } from '../auth/session.client';
+import { notify } from '../toasts/toast.store';
 import { isCurrent, MOBILE_MENU_AUTOCLOSE_MS, navLinks } from './nav';
 
 interface Props {
@@ -14,6 +17,14 @@ export default function SiteNav({ pathname }: Props) {
   const panelId = useId();
   const buttonRef = useRef<HTMLButtonElement>(null);
   const links = navLinks(user !== null);
+
+  async function signOut() {
+    // A missing session on the server is not an error (spec section 8): the browser forgets the shopper either way.
+    await api('/api/auth/logout', {});
+    clearPrivateState();
+    if (pathname === '/orders' || pathname === '/wishlist') window.location.assign('/');
+    else notify.info('You have been logged out.');
+  }
 
   useEffect(() => {
     if (!open) return undefined;
@@ -50,6 +61,15 @@ export default function SiteNav({ pathname }: Props) {
         <span className={user ? 'dot dot-online' : 'dot'} aria-hidden="true" />
         {user ? `Online: ${displayName(user)}` : 'Guest'}
       </span>
+      {user ? (
+        <button type="button" className="account-button" onClick={signOut}>
+          Log out
+        </button>
+      ) : (
+        <button type="button" className="account-button" onClick={() => $authModal.set('login')}>
+          Log in
+        </button>
+      )}
       <button
         ref={buttonRef}
         type="button"

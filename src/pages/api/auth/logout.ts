@@ -1,0 +1,12 @@
+import type { APIRoute } from 'astro';
+import { cookieJar, json } from '@/server/http.server';
+import { getServices } from '@/server/services.server';
+
+export const prerender = false;
+
+/** Ends the session; without one it still answers 200 (a missing session is not an error). */
+export const POST: APIRoute = async ({ request, cookies }) => {
+  const { auth } = await getServices();
+  await auth.signOut(cookieJar(request, cookies));
+  return json({ user: null });
+};

@@ -1,0 +1,21 @@
+import type { APIRoute } from 'astro';
+import { AUTH_MESSAGES } from '@/features/auth/auth.rules';
+import { resetBody } from '@/server/auth/auth.schemas';
+import { json, problem, readJson } from '@/server/http.server';
+import { hit, LIMITS } from '@/server/ratelimit.server';
+import { getServices } from '@/server/services.server';
+
+export const prerender = false;
+
+/** Sets a new password with the token from a reset link (single use, expiring). */
+export const POST: APIRoute = async ({ request, clientAddress }) => {
+  const body = await readJson(request, resetBody);
+  if ('response' in body) return body.response;
+  const { db, auth } = await getServices();
+  const limited = await hit(db, `reset:ip:${clientAddress}`, LIMITS.resetPerAddress);
+  if (!limited.ok)
+    return problem(429, 'rate_limited', AUTH_MESSAGES.tooManyAttempts, { 'retry-after': String(limited.retryAfter) });
+  const result = await auth.resetPassword({ token: body.data.token, password: body.data.password });
+  if (!result.ok) return problem(400, result.error.code, result.error.message);
+  return json({ message: AUTH_MESSAGES.resetDone });
+};

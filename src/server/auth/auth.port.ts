@@ -1,0 +1,73 @@
+import type { ShopperClaims } from '../db/roles.server';
+
+/** A signed-in shopper, in the app's own terms (never a vendor type). */
+export interface AccountUser {
+  id: string;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+}
+
+export interface CookieOptions {
+  httpOnly?: boolean;
+  secure?: boolean;
+  sameSite?: 'lax' | 'strict' | 'none';
+  path?: string;
+  maxAge?: number;
+  expires?: Date;
+  domain?: string;
+}
+
+/** The request's cookies and a way to set response cookies (what @supabase/ssr calls getAll/setAll). */
+export interface CookieJar {
+  getAll(): { name: string; value: string }[];
+  set(name: string, value: string, options: CookieOptions): void;
+}
+
+export type AuthFailureCode = 'invalid_credentials' | 'email_not_confirmed' | 'weak_password' | 'invalid_token' | 'unavailable';
+
+/** A failure the shopper may be told about; `message` is shown as it is. */
+export interface AuthFailure {
+  code: AuthFailureCode;
+  message: string;
+}
+
+export type AuthResult<T = undefined> = { ok: true; value: T } | { ok: false; error: AuthFailure };
+
+/** Who is signed in on this request, and the claims their database queries run with. */
+export interface CurrentSession {
+  user: AccountUser;
+  claims: ShopperClaims;
+  /** Identifies this session (not the user) for idle tracking; stable for the session's life. */
+  sessionKey: string;
+}
+
+export interface SignUpInput {
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+}
+
+/**
+ * Accounts. Two adapters: built-in (the embedded default: users in auth.users, scrypt hashes, opaque session
+ * tokens in an httpOnly cookie) and Supabase Auth through @supabase/ssr.
+ * Sign-up and reset answer the same way whether or not the e-mail has an account.
+ */
+export interface AuthPort {
+  readonly name: 'built-in' | 'supabase';
+  /** Creates the account and sends a verification link; an existing e-mail gets no account and no error. */
+  signUp(input: SignUpInput, links: { origin: string }): Promise<AuthResult>;
+  /** Checks the password and starts a new session (a new cookie, never a reused one). */
+  signIn(input: { email: string; password: string }, jar: CookieJar): Promise<AuthResult<AccountUser>>;
+  /** Ends the session, if any: signing out twice is not an error. */
+  signOut(jar: CookieJar): Promise<void>;
+  /** Sends a single-use, expiring reset link when the e-mail has an account; silent otherwise. */
+  requestPasswordReset(email: string, links: { origin: string }): Promise<void>;
+  /** Sets a new password with a reset token; the token is spent, other sessions are ended. */
+  resetPassword(input: { token: string; password: string }): Promise<AuthResult>;
+  /** Confirms an e-mail address with the token from the verification link. */
+  verifyEmail(token: string): Promise<AuthResult>;
+  /** The session on this request, or null. Does not judge idleness: the caller does (session_activity). */
+  currentSession(jar: CookieJar): Promise<CurrentSession | null>;
+}

@@ -1,0 +1,29 @@
+import { z } from 'astro/zod';
+import { AUTH_MESSAGES, signUpProblem } from '@/features/auth/auth.rules';
+
+const field = (max: number) => z.string({ error: AUTH_MESSAGES.fillAll }).max(max, { error: 'That value is too long.' });
+
+export const signUpBody = z
+  .object({
+    firstName: field(100),
+    lastName: field(100),
+    email: field(254),
+    password: field(200),
+    confirmPassword: field(200),
+  })
+  .superRefine((f, ctx) => {
+    const problem = signUpProblem(f);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+export const loginBody = z
+  .object({ email: field(254), password: field(200) })
+  .refine((f) => f.email.trim() !== '' && f.password !== '', {
+    error: AUTH_MESSAGES.loginRequired,
+  });
+
+export const resetRequestBody = z.object({ email: z.email({ error: AUTH_MESSAGES.invalidEmail }).max(254) });
+
+export const resetBody = z
+  .object({ token: z.string().min(1).max(200), password: field(200), confirmPassword: field(200) })
+  .refine((f) => f.password === f.confirmPassword, { error: AUTH_MESSAGES.passwordsDiffer });

@@ -1,0 +1,217 @@
+import { AUTH_MESSAGES, MIN_PASSWORD_LENGTH, normalizeEmail } from '@/features/auth/auth.rules';
+import type { Database, Sql } from '../db/database.server';
+import { asService } from '../db/roles.server';
+import type { MailMessage } from '../mail/mail.port';
+import { enqueue } from '../outbox/outbox.server';
+import type { AccountUser, AuthPort, AuthResult, CookieJar, CurrentSession } from './auth.port';
+import { accountExistsEmail, resetEmail, verificationEmail } from './emails.server';
+import { hashPassword, verifyDecoy, verifyPassword } from './password.server';
+import { newToken, tokenHash } from './tokens.server';
+
+export const SESSION_COOKIE = 'aurelia_session';
+const SESSION_MAX_AGE_S = 7 * 24 * 60 * 60;
+const VERIFY_TTL = '24 hours';
+const RESET_TTL = '1 hour';
+
+interface UserRow {
+  id: string;
+  email: string;
+  encrypted_password: string | null;
+  email_confirmed_at: Date | null;
+  first_name: string | null;
+  last_name: string | null;
+}
+
+/** The auth.users columns an account needs, from the table aliased `u`. */
+const USER_COLUMNS = `u.id, u.email, u.encrypted_password, u.email_confirmed_at,
+  u.raw_user_meta_data ->> 'first_name' as first_name, u.raw_user_meta_data ->> 'last_name' as last_name`;
+
+const toUser = (r: UserRow): AccountUser => ({ id: r.id, email: r.email, firstName: r.first_name, lastName: r.last_name });
+
+const fail = (code: 'invalid_credentials' | 'email_not_confirmed' | 'weak_password' | 'invalid_token', message: string) =>
+  ({ ok: false, error: { code, message } }) as const;
+const OK = { ok: true, value: undefined } as const;
+
+export interface BuiltInAuthOptions {
+  db: Database;
+  /** Secure cookies (production over https). */
+  secureCookies: boolean;
+  /** Called after an e-mail was queued, so the outbox worker can send it now instead of at its next tick. */
+  onMailQueued?: () => void;
+}
+
+/** Built-in accounts, the embedded default: users in auth.users, scrypt hashes, opaque session tokens. */
+export function createBuiltInAuth({ db, secureCookies, onMailQueued }: BuiltInAuthOptions): AuthPort {
+  const cookie = { httpOnly: true, secure: secureCookies, sameSite: 'lax' as const, path: '/' };
+
+  async function queueMail(tx: Sql, mail: MailMessage, dedupeKey: string) {
+    await enqueue(tx, { kind: 'email', payload: mail, dedupeKey });
+  }
+
+  async function issueToken(tx: Sql, userId: string, purpose: 'verify_email' | 'reset_password', ttl: string) {
+    // One live link per purpose: asking again retires the previous one.
+    await tx.query(`update public.auth_tokens set used_at = now() where user_id = $1 and purpose = $2 and used_at is null`, [
+      userId,
+      purpose,
+    ]);
+    const token = newToken();
+    await tx.query(
+      `insert into public.auth_tokens (token_hash, user_id, purpose, expires_at) values ($1, $2, $3, now() + $4::interval)`,
+      [tokenHash(token), userId, purpose, ttl],
+    );
+    return token;
+  }
+
+  /** Spends a token: returns its user when it is live, and marks it used in the same statement. */
+  async function spendToken(tx: Sql, token: string, purpose: 'verify_email' | 'reset_password') {
+    const [row] = await tx.query<{ user_id: string }>(
+      `update public.auth_tokens set used_at = now()
+       where token_hash = $1 and purpose = $2 and used_at is null and expires_at > now()
+       returning user_id`,
+      [tokenHash(token), purpose],
+    );
+    return row?.user_id ?? null;
+  }
+
+  function sessionToken(jar: CookieJar): string | null {
+    return jar.getAll().find((c) => c.name === SESSION_COOKIE)?.value ?? null;
+  }
+
+  return {
+    name: 'built-in',
+
+    async signUp(input, { origin }) {
+      if (input.password.length < MIN_PASSWORD_LENGTH) return fail('weak_password', AUTH_MESSAGES.passwordTooShort);
+      const email = normalizeEmail(input.email);
+      // Hash before looking the address up, so a known and an unknown address take the same time.
+      const hash = await hashPassword(input.password);
+      await asService(db, async (tx) => {
+        const [existing] = await tx.query<UserRow>(`select ${USER_COLUMNS} from auth.users u where u.email = $1`, [email]);
+        if (existing?.email_confirmed_at) {
+          const token = await issueToken(tx, existing.id, 'reset_password', RESET_TTL);
+          await queueMail(
+            tx,
+            accountExistsEmail(email, `${origin}/reset-password?token=${token}`),
+            `account-exists:${tokenHash(token)}`,
+          );
+          return;
+        }
+        let user = existing;
+        if (!user) {
+          [user] = await tx.query<UserRow>(
+            `insert into auth.users as u (email, encrypted_password, raw_user_meta_data)
+             values ($1, $2, jsonb_build_object('first_name', $3::text, 'last_name', $4::text))
+             returning ${USER_COLUMNS}`,
+            [email, hash, input.firstName.trim(), input.lastName.trim()],
+          );
+        }
+        if (!user) throw new Error('sign-up insert returned no row');
+        const token = await issueToken(tx, user.id, 'verify_email', VERIFY_TTL);
+        await queueMail(
+          tx,
+          verificationEmail(email, user.first_name ?? input.firstName.trim(), `${origin}/api/auth/verify?token=${token}`),
+          `verify:${tokenHash(token)}`,
+        );
+      });
+      onMailQueued?.();
+      return OK;
+    },
+
+    async signIn({ email, password }, jar) {
+      const [user] = await asService(db, (tx) =>
+        tx.query<UserRow>(`select ${USER_COLUMNS} from auth.users u where u.email = $1`, [normalizeEmail(email)]),
+      );
+      const matches = user?.encrypted_password
+        ? await verifyPassword(password, user.encrypted_password)
+        : await verifyDecoy(password);
+      if (!user || !matches) return fail('invalid_credentials', 'Invalid login credentials');
+      if (!user.email_confirmed_at) return fail('email_not_confirmed', 'Email not confirmed');
+
+      const previous = sessionToken(jar);
+      const token = newToken();
+      await asService(db, async (tx) => {
+        // A new session id at every login; the one this browser held before is revoked.
+        if (previous)
+          await tx.query(`update public.auth_sessions set revoked_at = now() where token_hash = $1`, [tokenHash(previous)]);
+        await tx.query(`insert into public.auth_sessions (token_hash, user_id) values ($1, $2)`, [tokenHash(token), user.id]);
+      });
+      jar.set(SESSION_COOKIE, token, { ...cookie, maxAge: SESSION_MAX_AGE_S });
+      return { ok: true, value: toUser(user) };
+    },
+
+    async signOut(jar) {
+      const token = sessionToken(jar);
+      if (token) {
+        await asService(db, (tx) =>
+          tx.query(`update public.auth_sessions set revoked_at = now() where token_hash = $1 and revoked_at is null`, [
+            tokenHash(token),
+          ]),
+        );
+      }
+      jar.set(SESSION_COOKIE, '', { ...cookie, maxAge: 0 });
+    },
+
+    async requestPasswordReset(email, { origin }) {
+      const queued = await asService(db, async (tx) => {
+        const [user] = await tx.query<UserRow>(`select ${USER_COLUMNS} from auth.users u where u.email = $1`, [
+          normalizeEmail(email),
+        ]);
+        if (!user) return false;
+        const token = await issueToken(tx, user.id, 'reset_password', RESET_TTL);
+        await queueMail(tx, resetEmail(user.email, `${origin}/reset-password?token=${token}`), `reset:${tokenHash(token)}`);
+        return true;
+      });
+      if (queued) onMailQueued?.();
+    },
+
+    async resetPassword({ token, password }): Promise<AuthResult> {
+      if (password.length < MIN_PASSWORD_LENGTH) return fail('weak_password', AUTH_MESSAGES.passwordTooShort);
+      const hash = await hashPassword(password);
+      const done = await asService(db, async (tx) => {
+        const userId = await spendToken(tx, token, 'reset_password');
+        if (!userId) return false;
+        // The link proved the shopper reads this mailbox, so the address counts as confirmed too.
+        await tx.query(
+          `update auth.users set encrypted_password = $2, email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now()
+           where id = $1`,
+          [userId, hash],
+        );
+        await tx.query(`update public.auth_sessions set revoked_at = now() where user_id = $1 and revoked_at is null`, [userId]);
+        return true;
+      });
+      return done ? OK : fail('invalid_token', AUTH_MESSAGES.invalidToken);
+    },
+
+    async verifyEmail(token): Promise<AuthResult> {
+      const done = await asService(db, async (tx) => {
+        const userId = await spendToken(tx, token, 'verify_email');
+        if (!userId) return false;
+        await tx.query(
+          `update auth.users set email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now() where id = $1`,
+          [userId],
+        );
+        return true;
+      });
+      return done ? OK : fail('invalid_token', AUTH_MESSAGES.invalidToken);
+    },
+
+    async currentSession(jar): Promise<CurrentSession | null> {
+      const token = sessionToken(jar);
+      if (!token) return null;
+      const hash = tokenHash(token);
+      const [user] = await asService(db, (tx) =>
+        tx.query<UserRow>(
+          `select ${USER_COLUMNS} from public.auth_sessions s join auth.users u on u.id = s.user_id
+           where s.token_hash = $1 and s.revoked_at is null and s.created_at > now() - make_interval(secs => $2)`,
+          [hash, SESSION_MAX_AGE_S],
+        ),
+      );
+      if (!user) return null;
+      return {
+        user: toUser(user),
+        claims: { sub: user.id, email: user.email, role: 'authenticated' },
+        sessionKey: `builtin:${hash}`,
+      };
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import type { MailMessage } from '../mail/mail.port';
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function message(to: string, subject: string, lines: string[], link: { href: string; label: string }): MailMessage {
+  const text = `${lines.join('\n\n')}\n\n${link.label}: ${link.href}\n\nAurelia`;
+  const html = `<!doctype html><html><body style="font-family:Georgia,serif;color:#2b2420;max-width:560px">
+${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n')}
+<p><a href="${escapeHtml(link.href)}" style="display:inline-block;background:#2b2420;color:#fff;padding:12px 20px;border-radius:999px;text-decoration:none">${escapeHtml(link.label)}</a></p>
+<p style="color:#5f554e;font-size:13px">If the button does not work, paste this address into your browser:<br>${escapeHtml(link.href)}</p>
+<p>Aurelia</p></body></html>`;
+  return { to, subject, text, html };
+}
+
+/** The link that confirms a new account's e-mail address. */
+export function verificationEmail(to: string, firstName: string, href: string): MailMessage {
+  return message(
+    to,
+    'Confirm your Aurelia account',
+    [
+      `Hello ${firstName},`,
+      'Thank you for creating an Aurelia account. Please confirm your e-mail address to finish.',
+      'The link works for 24 hours.',
+    ],
+    { href, label: 'Confirm my e-mail' },
+  );
+}
+
+/** Sent instead of a second account when someone signs up with an e-mail that already has one. */
+export function accountExistsEmail(to: string, href: string): MailMessage {
+  return message(
+    to,
+    'You already have an Aurelia account',
+    [
+      'Someone (hopefully you) tried to create an Aurelia account with this e-mail address, which already has one.',
+      'If you forgot your password, you can set a new one.',
+    ],
+    { href, label: 'Reset my password' },
+  );
+}
+
+/** The single-use link that sets a new password. */
+export function resetEmail(to: string, href: string): MailMessage {
+  return message(
+    to,
+    'Reset your Aurelia password',
+    [
+      'We received a request to reset the password of your Aurelia account.',
+      'The link works once, for one hour. If you did not ask for it, you can ignore this e-mail.',
+    ],
+    { href, label: 'Choose a new password' },
+  );
+}

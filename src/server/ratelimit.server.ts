@@ -1,0 +1,46 @@
+import type { Database } from './db/database.server';
+import { asService } from './db/roles.server';
+
+export interface Limit {
+  /** Requests allowed per window. */
+  limit: number;
+  windowSeconds: number;
+}
+
+/** Named limits for the endpoints that invite guessing or spam. */
+export const LIMITS = {
+  /** Guesses at one account's password. */
+  loginPerEmail: { limit: 8, windowSeconds: 300 },
+  /** Many accounts tried from one address (a shared office or school network still gets room). */
+  loginPerAddress: { limit: 50, windowSeconds: 300 },
+  signupPerAddress: { limit: 20, windowSeconds: 3600 },
+  resetPerEmail: { limit: 5, windowSeconds: 900 },
+  resetPerAddress: { limit: 20, windowSeconds: 900 },
+} as const satisfies Record<string, Limit>;
+
+/**
+ * Counts a hit in a fixed window shared through the database, so every server process agrees.
+ * Returns how many seconds to wait when the limit is passed.
+ */
+export async function hit(
+  db: Database,
+  bucket: string,
+  { limit, windowSeconds }: Limit,
+): Promise<{ ok: true } | { ok: false; retryAfter: number }> {
+  const [row] = await asService(db, (tx) =>
+    tx.query<{ hits: number; retry_after: number }>(
+      `insert into public.rate_limits as r (bucket, window_start, hits)
+       values ($1, to_timestamp(floor(extract(epoch from now()) / $2) * $2), 1)
+       on conflict (bucket, window_start) do update set hits = r.hits + 1
+       returning r.hits, ceil(extract(epoch from r.window_start) + $2 - extract(epoch from now()))::int as retry_after`,
+      [bucket, windowSeconds],
+    ),
+  );
+  if (!row || row.hits <= limit) return { ok: true };
+  return { ok: false, retryAfter: Math.max(1, row.retry_after) };
+}
+
+/** Drops windows that ended long ago (the server calls it hourly). */
+export async function pruneRateLimits(db: Database): Promise<void> {
+  await asService(db, (tx) => tx.query(`delete from public.rate_limits where window_start < now() - interval '1 day'`));
+}

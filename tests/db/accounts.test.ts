@@ -1,0 +1,185 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CookieJar, CookieOptions } from '@/server/auth/auth.port';
+import { createBuiltInAuth, SESSION_COOKIE } from '@/server/auth/builtin.server';
+import { activeSession } from '@/server/auth/session.server';
+import type { Database } from '@/server/db/database.server';
+import { asService } from '@/server/db/roles.server';
+import { freshDatabase, TEST_DATABASE_KIND } from './test-database';
+
+/** A browser's cookie store, in memory. */
+function browser(): CookieJar & { cookies: Map<string, { value: string; options: CookieOptions }> } {
+  const cookies = new Map<string, { value: string; options: CookieOptions }>();
+  return {
+    cookies,
+    getAll: () => [...cookies].map(([name, c]) => ({ name, value: c.value })),
+    set(name, value, options) {
+      if (options.maxAge === 0) cookies.delete(name);
+      else cookies.set(name, { value, options });
+    },
+  };
+}
+
+let db: Database;
+beforeAll(async () => {
+  db = await freshDatabase();
+}, 60_000);
+afterAll(() => db?.close());
+
+const origin = 'http://shop.test';
+const auth = () => createBuiltInAuth({ db, secureCookies: false });
+
+/** The newest e-mail queued for an address, and the token in its link. */
+async function lastMail(to: string) {
+  const rows = await asService(db, (tx) =>
+    tx.query<{ payload: { to: string; subject: string; text: string } }>(
+      `select payload from public.outbox where kind = 'email' and payload ->> 'to' = $1 order by id desc limit 1`,
+      [to],
+    ),
+  );
+  const mail = rows[0]?.payload;
+  if (!mail) throw new Error(`no mail for ${to}`);
+  const token = /token=([\w-]+)/.exec(mail.text)?.[1] ?? '';
+  return { ...mail, token };
+}
+
+const signUp = (email: string, password = 'lavender-fields') =>
+  auth().signUp({ email, password, firstName: 'Maya', lastName: 'Thompson' }, { origin });
+
+describe(`built-in accounts on ${TEST_DATABASE_KIND}`, () => {
+  it('sign up → verification mail → verify → login → logout', async () => {
+    expect(await signUp('Maya@Example.com')).toEqual({ ok: true, value: undefined });
+    const mail = await lastMail('maya@example.com');
+    expect(mail.subject).toBe('Confirm your Aurelia account');
+    expect(mail.text).toContain(`${origin}/api/auth/verify?token=`);
+
+    const jar = browser();
+    expect(await auth().signIn({ email: 'maya@example.com', password: 'lavender-fields' }, jar)).toEqual({
+      ok: false,
+      error: { code: 'email_not_confirmed', message: 'Email not confirmed' },
+    });
+
+    expect((await auth().verifyEmail(mail.token)).ok).toBe(true);
+    expect((await auth().verifyEmail(mail.token)).ok).toBe(false); // single use
+
+    const login = await auth().signIn({ email: ' MAYA@example.com ', password: 'lavender-fields' }, jar);
+    expect(login).toMatchObject({ ok: true, value: { email: 'maya@example.com', firstName: 'Maya', lastName: 'Thompson' } });
+    const cookie = jar.cookies.get(SESSION_COOKIE);
+    expect(cookie?.options).toMatchObject({ httpOnly: true, sameSite: 'lax', path: '/' });
+
+    const session = await auth().currentSession(jar);
+    expect(session?.claims).toEqual({ sub: session?.user.id, email: 'maya@example.com', role: 'authenticated' });
+
+    await auth().signOut(jar);
+    expect(await auth().currentSession(jar)).toBeNull();
+    await auth().signOut(jar); // a missing session is not an error
+  });
+
+  it('stores a hash, never the password or the session token', async () => {
+    await signUp('hash@example.com', 'secret-garden-9');
+    const [user] = await db.query<{ encrypted_password: string }>(
+      `select encrypted_password from auth.users where email = 'hash@example.com'`,
+    );
+    expect(user?.encrypted_password).toMatch(/^scrypt\$/);
+    expect(user?.encrypted_password).not.toContain('secret-garden-9');
+  });
+
+  it('answers a sign-up for an existing account exactly like a new one, and mails the owner instead', async () => {
+    await signUp('twice@example.com');
+    const first = await lastMail('twice@example.com');
+    await auth().verifyEmail(first.token);
+    expect(await signUp('twice@example.com', 'another-password')).toEqual({ ok: true, value: undefined });
+    expect((await lastMail('twice@example.com')).subject).toBe('You already have an Aurelia account');
+    const [count] = await db.query<{ n: number }>(`select count(*)::int as n from auth.users where email = 'twice@example.com'`);
+    expect(count?.n).toBe(1);
+    // The original password still works: the second sign-up changed nothing.
+    expect((await auth().signIn({ email: 'twice@example.com', password: 'lavender-fields' }, browser())).ok).toBe(true);
+  });
+
+  it('refuses a wrong password and an unknown e-mail with the same answer', async () => {
+    await signUp('known@example.com');
+    await auth().verifyEmail((await lastMail('known@example.com')).token);
+    const wrong = await auth().signIn({ email: 'known@example.com', password: 'nope-nope-nope' }, browser());
+    const unknown = await auth().signIn({ email: 'nobody@example.com', password: 'nope-nope-nope' }, browser());
+    expect(wrong).toEqual({ ok: false, error: { code: 'invalid_credentials', message: 'Invalid login credentials' } });
+    expect(unknown).toEqual(wrong);
+  });
+
+  it('gives a new session id at every login and revokes the old one', async () => {
+    await signUp('rotate@example.com');
+    await auth().verifyEmail((await lastMail('rotate@example.com')).token);
+    const jar = browser();
+    await auth().signIn({ email: 'rotate@example.com', password: 'lavender-fields' }, jar);
+    const before = jar.cookies.get(SESSION_COOKIE)?.value ?? '';
+    const stolen = browser();
+    stolen.set(SESSION_COOKIE, before, {});
+    await auth().signIn({ email: 'rotate@example.com', password: 'lavender-fields' }, jar);
+    expect(jar.cookies.get(SESSION_COOKIE)?.value).not.toBe(before);
+    expect(await auth().currentSession(stolen)).toBeNull();
+    expect(await auth().currentSession(jar)).not.toBeNull();
+  });
+
+  it('resets a password with a single-use link and ends every other session', async () => {
+    await signUp('reset@example.com');
+    await auth().verifyEmail((await lastMail('reset@example.com')).token);
+    const elsewhere = browser();
+    await auth().signIn({ email: 'reset@example.com', password: 'lavender-fields' }, elsewhere);
+
+    await auth().requestPasswordReset('reset@example.com', { origin });
+    const mail = await lastMail('reset@example.com');
+    expect(mail.subject).toBe('Reset your Aurelia password');
+    expect(mail.text).toContain(`${origin}/reset-password?token=`);
+
+    expect((await auth().resetPassword({ token: mail.token, password: 'short' })).ok).toBe(false);
+    expect(await auth().resetPassword({ token: mail.token, password: 'new-lavender-7' })).toEqual({ ok: true, value: undefined });
+    expect(await auth().resetPassword({ token: mail.token, password: 'again-lavender-8' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_token' },
+    });
+    expect(await auth().currentSession(elsewhere)).toBeNull();
+    expect((await auth().signIn({ email: 'reset@example.com', password: 'new-lavender-7' }, browser())).ok).toBe(true);
+  });
+
+  it('refuses an expired reset link', async () => {
+    await signUp('expired@example.com');
+    await auth().requestPasswordReset('expired@example.com', { origin });
+    const mail = await lastMail('expired@example.com');
+    await db.query(`update public.auth_tokens set expires_at = now() - interval '1 second' where purpose = 'reset_password'`);
+    expect((await auth().resetPassword({ token: mail.token, password: 'new-lavender-7' })).ok).toBe(false);
+  });
+
+  it('says nothing and sends nothing for a reset of an unknown e-mail', async () => {
+    const [before] = await db.query<{ n: number }>(`select count(*)::int as n from public.outbox`);
+    await auth().requestPasswordReset('ghost@example.com', { origin });
+    const [after] = await db.query<{ n: number }>(`select count(*)::int as n from public.outbox`);
+    expect(after?.n).toBe(before?.n);
+  });
+
+  it('ends a session idle for 15 minutes, judged by the server clock', async () => {
+    await signUp('idle@example.com');
+    await auth().verifyEmail((await lastMail('idle@example.com')).token);
+    const jar = browser();
+    await auth().signIn({ email: 'idle@example.com', password: 'lavender-fields' }, jar);
+    const session = await activeSession(db, auth(), jar, { touch: true });
+    expect(session?.user.email).toBe('idle@example.com');
+
+    // 14 minutes of quiet: still signed in, and a check without activity does not reset the clock.
+    await db.query(`update public.session_activity set last_seen_at = now() - interval '14 minutes' where session_key = $1`, [
+      session?.sessionKey,
+    ]);
+    expect(await activeSession(db, auth(), jar, { touch: false })).not.toBeNull();
+    const [seen] = await db.query<{ quiet: boolean }>(
+      `select last_seen_at < now() - interval '13 minutes' as quiet from public.session_activity where session_key = $1`,
+      [session?.sessionKey],
+    );
+    expect(seen?.quiet).toBe(true);
+
+    // Past 15 minutes: signed out for good.
+    await db.query(
+      `update public.session_activity set last_seen_at = now() - interval '15 minutes 1 second' where session_key = $1`,
+      [session?.sessionKey],
+    );
+    expect(await activeSession(db, auth(), jar, { touch: true })).toBeNull();
+    expect(jar.cookies.has(SESSION_COOKIE)).toBe(false);
+    expect(await auth().currentSession(jar)).toBeNull();
+  });
+});

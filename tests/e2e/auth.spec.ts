@@ -1,0 +1,134 @@
+import { expect, test } from '@playwright/test';
+import { logIn, newShopper, openAccountDialog, signUpAndVerify, waitForMail } from './accounts';
+import { hydrated } from './islands';
+
+test.describe('accounts', () => {
+  test('sign-up asks for all five fields and matching passwords', async ({ page }) => {
+    await page.goto('/');
+    const dialog = await openAccountDialog(page, 'Sign up');
+    await dialog.getByRole('button', { name: 'Create account' }).click();
+    await expect(dialog.getByRole('alert')).toHaveText('Please fill in all fields.');
+    await dialog.getByLabel('First name').fill('Ada');
+    await dialog.getByLabel('Last name').fill('Lovelace');
+    await dialog.getByLabel('Email').fill('ada@example.com');
+    await dialog.getByLabel('Password', { exact: true }).fill('analytical-1');
+    await dialog.getByLabel('Confirm password').fill('analytical-2');
+    await dialog.getByRole('button', { name: 'Create account' }).click();
+    await expect(dialog.getByRole('alert')).toHaveText('Passwords do not match');
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+  });
+
+  test('sign up → verify from the mailbox → log in → log out', async ({ page }) => {
+    const shopper = newShopper('Maya');
+    await signUpAndVerify(page, shopper);
+    // The verification link opens the login pane.
+    await logIn(page, shopper.email, shopper.password);
+    await expect(page.getByText('Welcome back!')).toBeVisible();
+
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(page.getByTestId('online-indicator')).toHaveText('Online: Maya');
+    await expect(nav.getByRole('link', { name: 'My Orders' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Wishlist' })).toBeVisible();
+
+    // The session is an httpOnly cookie the page's scripts cannot read.
+    expect(await page.evaluate(() => document.cookie)).not.toContain('aurelia_session');
+    const cookie = (await page.context().cookies()).find((c) => c.name === 'aurelia_session');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+
+    // Still signed in on the next page.
+    await page.goto('/contact');
+    await hydrated(page, '.account-button');
+    await expect(page.getByTestId('online-indicator')).toHaveText('Online: Maya');
+
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await expect(page.getByTestId('online-indicator')).toHaveText('Guest');
+    await expect(nav.getByRole('link', { name: 'My Orders' })).toHaveCount(0);
+    const session = await page.request.get('/api/auth/session');
+    expect(await session.json()).toEqual({ user: null });
+  });
+
+  test('a wrong password shows the error and signs nobody in', async ({ page }) => {
+    await page.goto('/');
+    await openAccountDialog(page, 'Log in');
+    await logIn(page, 'nobody@example.com', 'wrong-password');
+    await expect(page.getByRole('dialog').getByRole('alert')).toHaveText('Invalid login credentials');
+    await expect(page.getByTestId('online-indicator')).toHaveText('Guest');
+  });
+
+  test('forgotten password: e-mailed single-use link sets a new one', async ({ page }) => {
+    const shopper = newShopper('Rosa');
+    await signUpAndVerify(page, shopper);
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Forgot your password?' }).click();
+    await dialog.getByLabel('Email').fill(shopper.email);
+    await dialog.getByRole('button', { name: 'Send reset link' }).click();
+    await expect(dialog.getByRole('status')).toHaveText(
+      'If an account exists for that address, we have sent a link to reset your password.',
+    );
+
+    const mail = await waitForMail(shopper.email, /Reset your Aurelia password/);
+    await page.goto(mail.link);
+    await hydrated(page, '.narrow-form');
+    await page.getByLabel('New password', { exact: true }).fill('new-lavender-9');
+    await page.getByLabel('Confirm new password').fill('new-lavender-9');
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Your password has been changed' })).toBeVisible();
+
+    await page.getByRole('button', { name: 'Log in' }).last().click();
+    await logIn(page, shopper.email, 'new-lavender-9');
+    await expect(page.getByTestId('online-indicator')).toHaveText('Online: Rosa');
+
+    // The link was spent.
+    await page.goto(mail.link);
+    await hydrated(page, '.narrow-form');
+    await page.getByLabel('New password', { exact: true }).fill('third-lavender-1');
+    await page.getByLabel('Confirm new password').fill('third-lavender-1');
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await expect(page.getByRole('alert')).toHaveText('This link is invalid or has expired. Please request a new one.');
+  });
+
+  test('after 15 idle minutes the browser signs out and goes home', async ({ page }) => {
+    const shopper = newShopper('Ines');
+    await page.clock.install();
+    await signUpAndVerify(page, shopper);
+    await logIn(page, shopper.email, shopper.password);
+    await expect(page.getByTestId('online-indicator')).toHaveText('Online: Ines');
+    await page.goto('/contact');
+    await hydrated(page, '.account-button');
+    await expect(page.getByTestId('online-indicator')).toHaveText('Online: Ines');
+
+    await page.clock.runFor(14 * 60 * 1000);
+    await expect(page).toHaveURL(/\/contact$/);
+    await page.clock.runFor(60 * 1000 + 10_000);
+    await expect(page).toHaveURL(/\/$/);
+    await hydrated(page, '.account-button');
+    await expect(page.getByTestId('online-indicator')).toHaveText('Guest');
+    expect(await (await page.request.get('/api/auth/session')).json()).toEqual({ user: null });
+  });
+
+  test('the API refuses a cross-site request and bad input without changing anything', async ({ request, baseURL }) => {
+    const origin = baseURL ?? '';
+    const cross = await request.post('/api/auth/login', {
+      headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
+      data: { email: 'a@example.com', password: 'x' },
+    });
+    expect(cross.status()).toBe(403);
+    const notJson = await request.post('/api/auth/login', { headers: { origin, 'content-type': 'text/plain' }, data: 'hello' });
+    expect(notJson.status()).toBe(415);
+    const empty = await request.post('/api/auth/signup', { headers: { origin }, data: { email: 'a@example.com' } });
+    expect(empty.status()).toBe(400);
+    expect(await empty.json()).toEqual({ error: { code: 'invalid_request', message: 'Please fill in all fields.' } });
+  });
+
+  test('password guessing is slowed down: 429 with Retry-After after 8 tries for one e-mail', async ({ request, baseURL }) => {
+    const email = newShopper('Guess').email;
+    const attempt = () =>
+      request.post('/api/auth/login', { headers: { origin: baseURL ?? '' }, data: { email, password: 'guess-guess' } });
+    for (let i = 0; i < 8; i++) expect((await attempt()).status()).toBe(400);
+    const limited = await attempt();
+    expect(limited.status()).toBe(429);
+    expect(Number(limited.headers()['retry-after'])).toBeGreaterThan(0);
+    expect((await limited.json()).error.message).toBe('Too many attempts. Please wait a moment and try again.');
+  });
+});
