@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'astro/zod';
 import yaml from 'js-yaml';
+import { catalogueIndex } from '@/features/catalog/catalog';
 import { productSchema } from '@/features/catalog/product.schema';
 
 export const PRODUCTS_DIR = join(import.meta.dirname, '../../content/products');
@@ -20,4 +21,12 @@ export function loadCatalogue() {
     .filter((f) => f.endsWith('.md'))
     .sort()
     .map((file) => ({ file, product: schema.parse(frontmatter(readFileSync(join(PRODUCTS_DIR, file), 'utf8'))) }));
+}
+
+/** The catalogue index the server uses, built from the real product files (image URLs are the file paths). */
+export function loadCatalogueIndex() {
+  return catalogueIndex(
+    loadCatalogue().map((c) => c.product),
+    (p) => p.images[0]?.src ?? '',
+  );
 }

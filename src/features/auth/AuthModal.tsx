@@ -1,9 +1,9 @@
 import { useStore } from '@nanostores/react';
 import { type SubmitEvent, useEffect, useId, useRef, useState } from 'react';
+import { api } from '@/lib/api';
 import { notify } from '../toasts/toast.store';
-import { api, type UserAnswer } from './auth.api';
 import { AUTH_MESSAGES, loginProblem, signUpProblem } from './auth.rules';
-import { $authModal, $user } from './auth.store';
+import { $authModal, $user, type UserAnswer } from './auth.store';
 
 /** Spec section 8: a login failure toast shows for 1 s. */
 const LOGIN_ERROR_TOAST_MS = 1000;

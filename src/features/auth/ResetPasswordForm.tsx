@@ -1,6 +1,6 @@
 import { type SubmitEvent, useState } from 'react';
+import { api } from '@/lib/api';
 import { notify } from '../toasts/toast.store';
-import { api } from './auth.api';
 import { AUTH_MESSAGES, newPasswordProblem } from './auth.rules';
 import { $authModal } from './auth.store';
 

@@ -16,3 +16,6 @@ export const $authModal = atom<'closed' | 'login' | 'signup' | 'forgot'>('closed
 export function displayName(user: SessionUser): string {
   return user.firstName?.trim() || user.email.split('@')[0] || user.email;
 }
+
+/** What /api/auth/session and /api/auth/login answer about the shopper. */
+export type UserAnswer = { user: SessionUser | null };

@@ -1,5 +1,5 @@
 import { type CollectionEntry, getCollection } from 'astro:content';
-import type { ProductCard } from './catalog';
+import { type CatalogueIndex, catalogueIndex, type ProductCard } from './catalog';
 
 export type Product = CollectionEntry<'products'>['data'];
 
@@ -40,4 +40,11 @@ export function toCard(p: Product): ProductCard {
     href: productHref(p.id),
     image: { src: first.src.src, width: first.src.width, height: first.src.height, alt: first.alt },
   };
+}
+
+/** The catalogue index the API validates and prices against (built once per process). */
+let index: Promise<CatalogueIndex> | undefined;
+export function getCatalogueIndex(): Promise<CatalogueIndex> {
+  index ??= getProducts().then((products) => catalogueIndex(products, (p) => p.images[0]?.src.src ?? ''));
+  return index;
 }

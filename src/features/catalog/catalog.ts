@@ -57,3 +57,60 @@ export function maskEmail(author: string): string {
 export function categoryLabel(filter: CategoryFilter): string {
   return filter === 'all' ? 'All' : filter.replace(/\b\w/g, (c) => c.toUpperCase());
 }
+
+/** What the server needs of a product to validate and price a request: never taken from the client. */
+export interface CatalogueItem {
+  id: number;
+  name: string;
+  category: string;
+  priceCents: number;
+  sku: string;
+  /** Pounds. */
+  weight: number;
+  inStock: boolean;
+  /** Colour values (slugs) on offer, empty when the product has none. */
+  colors: string[];
+  sizes: string[];
+  /** URL of the main picture. */
+  image: string;
+}
+
+/** The catalogue by product id. */
+export type CatalogueIndex = ReadonlyMap<number, CatalogueItem>;
+
+/** The fields of a product the index reads (the content collection's type, or a test's). */
+export interface IndexableProduct {
+  id: number;
+  name: string;
+  category: string;
+  priceCents: number;
+  sku: string;
+  weight: number;
+  inStock: boolean;
+  colors: { value: string }[];
+  sizes: readonly string[];
+}
+
+/** Builds the index from products as the content collection (or a test) gives them; `imageUrl` finds a product's main picture. */
+export function catalogueIndex<P extends IndexableProduct>(
+  products: readonly P[],
+  imageUrl: (product: P) => string,
+): CatalogueIndex {
+  return new Map(
+    products.map((p) => [
+      p.id,
+      {
+        id: p.id,
+        name: p.name,
+        category: p.category,
+        priceCents: p.priceCents,
+        sku: p.sku,
+        weight: p.weight,
+        inStock: p.inStock,
+        colors: p.colors.map((c) => c.value),
+        sizes: [...p.sizes],
+        image: imageUrl(p),
+      },
+    ]),
+  );
+}

@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState } from 'react';
-import { api } from '../auth/auth.api';
+import { api } from '@/lib/api';
 import { $authModal, $user, displayName } from '../auth/auth.store';
 import { clearPrivateState } from '../auth/session.client';
 import { notify } from '../toasts/toast.store';

@@ -1,12 +1,16 @@
-import type { SessionUser } from './auth.store';
-
 export type ApiResult<T> = { ok: true; data: T } | { ok: false; status: number; message: string };
 
-/** Calls one of our own JSON endpoints; a network failure or an error answer becomes {ok: false, message}. */
-export async function api<T>(path: string, body?: unknown): Promise<ApiResult<T>> {
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * Calls one of our own JSON endpoints from an island. A body means POST unless a method is given.
+ * A network failure or an error answer ({error: {message}}) becomes {ok: false, status, message}.
+ */
+export async function api<T>(path: string, body?: unknown, method?: Method): Promise<ApiResult<T>> {
+  const verb: Method = method ?? (body === undefined ? 'GET' : 'POST');
   try {
     const res = await fetch(path, {
-      method: body === undefined ? 'GET' : 'POST',
+      method: verb,
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
       body: body === undefined ? null : JSON.stringify(body),
       credentials: 'same-origin',
@@ -18,5 +22,3 @@ export async function api<T>(path: string, body?: unknown): Promise<ApiResult<T>
     return { ok: false, status: 0, message: 'Network error. Please check your connection and try again.' };
   }
 }
-
-export type UserAnswer = { user: SessionUser | null };
