@@ -1,9 +1,9 @@
-import { $cart } from '../cart/cart.store';
+import { clearCart } from '../cart/cart.store';
 import { $authModal, $user } from './auth.store';
 
 /** Browser-side sign-out: forgets the shopper, their cart and anything private (spec: sign-out clears cart and orders). */
 export function clearPrivateState(): void {
   $user.set(null);
-  $cart.set([]);
+  clearCart();
   $authModal.set('closed');
 }

@@ -1,20 +1,69 @@
 import { useStore } from '@nanostores/react';
-import { $cartCount } from './cart.store';
+import { type ComponentType, useEffect, useRef, useState } from 'react';
+import { $user } from '../auth/auth.store';
+import type { CartDrawerProps } from './CartDrawer';
+import { type CartLine, type CartProduct, itemCount } from './cart';
+import { $cart, $cartOwner } from './cart.store';
+import './cart.css';
 
-/** The header's cart icon with the item count. */
-export default function CartBadge() {
-  const count = useStore($cartCount);
+interface Props {
+  /** The catalogue's names, prices and pictures for the drawer (rendered into the page, not shipped as script). */
+  products: CartProduct[];
+}
+
+const EMPTY: CartLine[] = [];
+const lazy = () => import('./cart.lazy');
+
+/** The header's cart button with the item count. It opens the cart drawer, which is loaded on first use. */
+export default function CartBadge({ products }: Props) {
+  // The server renders an empty cart; the one kept in local storage appears once the island is live, without a
+  // hydration mismatch.
+  const count = itemCount(useStore($cart, { ssr: () => EMPTY }));
+  const [open, setOpen] = useState(false);
+  const [Drawer, setDrawer] = useState<ComponentType<CartDrawerProps>>();
+  const button = useRef<HTMLButtonElement>(null);
+
+  // A signed-in shopper's cart is saved to their account; that code loads only once someone has signed in.
+  useEffect(() => {
+    const sync = () => {
+      if ($user.get() || $cartOwner.get()) lazy().then((m) => m.startCartSync(products), Boolean);
+    };
+    sync();
+    return $user.listen(sync);
+  }, [products]);
+
   return (
-    <span className="cart-badge" aria-live="polite">
-      <svg aria-hidden="true" width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8">
-        <path d="M6 7h12l-1 13H7L6 7Z" />
-        <path d="M9 7a3 3 0 0 1 6 0" />
-      </svg>
-      <span className="visually-hidden">Cart, </span>
-      <span className="cart-count" data-testid="cart-count">
-        {count}
-      </span>
-      <span className="visually-hidden"> {count === 1 ? 'item' : 'items'}</span>
-    </span>
+    <>
+      <button
+        ref={button}
+        type="button"
+        className="cart-badge"
+        aria-haspopup="dialog"
+        onClick={() => {
+          setOpen(true);
+          lazy().then((m) => setDrawer(() => m.CartDrawer), Boolean);
+        }}
+      >
+        <svg aria-hidden="true" width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8">
+          <path d="M6 7h12l-1 13H7L6 7Z" />
+          <path d="M9 7a3 3 0 0 1 6 0" />
+        </svg>
+        <span className="visually-hidden">Cart, </span>
+        <span className="cart-count" data-testid="cart-count" aria-live="polite">
+          {count}
+        </span>
+        <span className="visually-hidden"> {count === 1 ? 'item' : 'items'}</span>
+      </button>
+      {Drawer && (
+        <Drawer
+          open={open}
+          products={products}
+          onClose={() => {
+            setOpen(false);
+            button.current?.focus();
+          }}
+        />
+      )}
+    </>
   );
 }

@@ -1,13 +1,38 @@
-import { atom, computed } from 'nanostores';
-import { addLine, type CartLine, itemCount } from './cart';
+import { persistentAtom } from '@nanostores/persistent';
+import { notify } from '../toasts/toast.store';
+import { addLine, type CartLine, type CartLineInput, cartId, MAX_QUANTITY, MAX_QUANTITY_MESSAGE, readLines } from './cart';
 
-/** The shopper's cart, shared by every island on the page. */
-export const $cart = atom<CartLine[]>([]);
+function decodeLines(text: string): CartLine[] {
+  try {
+    return readLines(JSON.parse(text));
+  } catch {
+    return [];
+  }
+}
 
-/** Number of items for the header badge. */
-export const $cartCount = computed($cart, itemCount);
+/**
+ * The shopper's cart, shared by every island. It lives in local storage, so a guest's cart survives a reload and
+ * reaches new tabs, and tabs stay in step (a change in one reaches the others through the storage event).
+ */
+export const $cart = persistentAtom<CartLine[]>('aurelia:cart', [], { encode: JSON.stringify, decode: decodeLines });
 
-/** Adds the chosen variant and quantity to the cart. */
-export function addToCart(line: Omit<CartLine, 'cartId'>): void {
+/** Whose cart this browser holds: undefined for a guest's, else the signed-in shopper's id (see cart.sync.ts). */
+export const $cartOwner = persistentAtom<string | undefined>('aurelia:cart-owner');
+
+/** The owner's lines as last saved to or loaded from the server (JSON), so a page can tell unsaved changes apart. */
+export const $cartSaved = persistentAtom<string | undefined>('aurelia:cart-saved');
+
+/** Adds the chosen variant and quantity to the cart; a line holds at most MAX_QUANTITY, and the shopper is told so. */
+export function addToCart(line: CartLineInput): void {
+  const id = cartId(line.productId, line.selectedColor, line.selectedSize);
+  const had = $cart.get().find((l) => l.cartId === id)?.quantity ?? 0;
+  if (had + line.quantity > MAX_QUANTITY) notify.info(MAX_QUANTITY_MESSAGE);
   $cart.set(addLine($cart.get(), line));
+}
+
+/** Forgets the cart in this browser, local storage included (sign-out: spec section 4). */
+export function clearCart(): void {
+  $cart.set([]);
+  $cartOwner.set(undefined);
+  $cartSaved.set(undefined);
 }

@@ -1,0 +1,144 @@
+import { useStore } from '@nanostores/react';
+import { type MouseEvent, useEffect, useId, useMemo, useRef } from 'react';
+import { formatPrice } from '../catalog/catalog';
+import { type CartLine, type CartProduct, MAX_QUANTITY } from './cart';
+import { CART_MESSAGES, knownLines, setQuantity, subtotal } from './cart.rules';
+import { $cart } from './cart.store';
+
+export interface CartDrawerProps {
+  open: boolean;
+  products: readonly CartProduct[];
+  onClose: () => void;
+}
+
+/** "Blue, M": the chosen colour's name and the size, or null for a product without variants. */
+function variantLabel(line: CartLine, product: CartProduct): string | null {
+  const parts = [line.selectedColor && (product.colorNames[line.selectedColor] ?? line.selectedColor), line.selectedSize];
+  return parts.filter(Boolean).join(', ') || null;
+}
+
+/**
+ * The cart drawer: the lines with their pictures, quantities and prices (the catalogue's), and the subtotal. A native
+ * modal <dialog>: the page behind is inert, so focus stays inside; Escape closes it; the opener gets focus back.
+ */
+export default function CartDrawer({ open, products, onClose }: CartDrawerProps) {
+  const lines = useStore($cart);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const title = useRef<HTMLHeadingElement>(null);
+  const closeButton = useRef<HTMLButtonElement>(null);
+  const titleId = useId();
+  const noteId = useId();
+  const catalogue = useMemo(() => new Map(products.map((p) => [p.id, p])), [products]);
+
+  useEffect(() => {
+    const d = dialog.current;
+    if (!d) return;
+    if (open && !d.open) {
+      d.showModal();
+      // The dialog would focus its first focusable element, which is the title (focusable for the case below).
+      closeButton.current?.focus();
+      // A product that has left the catalogue since it was added has nothing to show or sell: it leaves the cart.
+      const known = knownLines($cart.get(), catalogue);
+      if (known.length !== $cart.get().length) $cart.set(known);
+    }
+    if (!open && d.open) d.close();
+  }, [open, catalogue]);
+
+  function change(line: CartLine, quantity: number) {
+    // The line's buttons go with it: focus moves to the drawer's title rather than being lost.
+    if (quantity <= 0) title.current?.focus();
+    $cart.set(setQuantity($cart.get(), line.cartId, quantity));
+  }
+
+  // A click on the backdrop lands on the <dialog> itself (its content fills it): it closes the drawer.
+  function onBackdrop(e: MouseEvent<HTMLDialogElement>) {
+    if (e.target === e.currentTarget) onClose();
+  }
+
+  return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the backdrop click is a pointer shortcut; Escape and the Close button do the same from the keyboard.
+    <dialog ref={dialog} className="cart-drawer" aria-labelledby={titleId} onClose={onClose} onClick={onBackdrop}>
+      <div className="cart-drawer-inner">
+        <div className="cart-drawer-head">
+          <h2 id={titleId} ref={title} tabIndex={-1}>
+            Your cart
+          </h2>
+          <button ref={closeButton} type="button" className="auth-close" onClick={onClose}>
+            <span aria-hidden="true">×</span>
+            <span className="visually-hidden">Close cart</span>
+          </button>
+        </div>
+        {lines.length === 0 ? (
+          <div className="cart-empty">
+            <p>{CART_MESSAGES.empty}</p>
+            <button type="button" className="btn btn-outline" onClick={onClose}>
+              Continue shopping
+            </button>
+          </div>
+        ) : (
+          <>
+            <ul className="cart-lines">
+              {lines.map((line) => {
+                const product = catalogue.get(line.productId);
+                if (!product) return null;
+                const variant = variantLabel(line, product);
+                const label = variant ? `${product.name} (${variant})` : product.name;
+                const image = (line.selectedColor && product.colorImages[line.selectedColor]) || product.image;
+                const atMost = line.quantity >= MAX_QUANTITY;
+                return (
+                  <li key={line.cartId} className="cart-line" data-testid="cart-line">
+                    <img className="cart-line-image" src={image} alt="" width="72" height="72" loading="lazy" />
+                    <div className="cart-line-info">
+                      <a className="cart-line-name" href={product.href}>
+                        {product.name}
+                      </a>
+                      {variant && <p className="cart-line-variant">{variant}</p>}
+                      <p className="cart-line-price">{formatPrice(product.priceCents)} each</p>
+                    </div>
+                    <p className="cart-line-total">{formatPrice(product.priceCents * line.quantity)}</p>
+                    <fieldset className="cart-line-quantity">
+                      <legend className="visually-hidden">Quantity of {label}</legend>
+                      <button type="button" onClick={() => change(line, line.quantity - 1)}>
+                        <span aria-hidden="true">−</span>
+                        <span className="visually-hidden">Decrease quantity of {label}</span>
+                      </button>
+                      <span className="cart-line-count" data-testid="line-quantity" aria-live="polite">
+                        {line.quantity}
+                      </span>
+                      {/* aria-disabled rather than disabled: the button keeps focus when the line reaches the maximum. */}
+                      <button
+                        type="button"
+                        aria-disabled={atMost}
+                        title={atMost ? CART_MESSAGES.maxQuantity : undefined}
+                        onClick={() => !atMost && change(line, line.quantity + 1)}
+                      >
+                        <span aria-hidden="true">+</span>
+                        <span className="visually-hidden">Increase quantity of {label}</span>
+                      </button>
+                    </fieldset>
+                    <button type="button" className="link-button cart-line-remove" onClick={() => change(line, 0)}>
+                      Remove<span className="visually-hidden"> {label}</span>
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+            <div className="cart-summary">
+              <p className="cart-subtotal">
+                <span>Subtotal</span>
+                <strong data-testid="cart-subtotal">{formatPrice(subtotal(lines, catalogue))}</strong>
+              </p>
+              <p className="cart-note">Shipping and tax are added at checkout. Free shipping on orders of $500 or more.</p>
+              <button type="button" className="btn cart-checkout" disabled aria-describedby={noteId}>
+                Checkout
+              </button>
+              <p id={noteId} className="cart-note">
+                {CART_MESSAGES.checkoutSoon}
+              </p>
+            </div>
+          </>
+        )}
+      </div>
+    </dialog>
+  );
+}

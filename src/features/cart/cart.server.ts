@@ -1,0 +1,150 @@
+import { z } from 'astro/zod';
+import type { Product } from '@/features/catalog/catalog.server';
+import { productHref } from '@/features/catalog/catalog.server';
+import type { Sql } from '@/server/db/database.server';
+import { type CartLine, type CartLineInput, type CartProduct, type CartRulesCatalogue, cartId } from './cart';
+import { cartProblem, lineProblem } from './cart.rules';
+
+/** Most lines a cart may hold: every variant of the catalogue fits many times over (the scrubs have 24). */
+export const MAX_CART_LINES = 100;
+
+/** "Line 2: …": which line of the request a type problem is on. */
+function lineOf(path: readonly PropertyKey[]): string {
+  const index = path[1];
+  return typeof index === 'number' ? `Line ${index + 1}` : 'A line';
+}
+
+const variant = (what: string) =>
+  z
+    .string({ error: (iss) => `${lineOf(iss.path ?? [])}: ${what} must be text or null.` })
+    .max(40, { error: (iss) => `${lineOf(iss.path ?? [])}: ${what} is too long.` })
+    .nullable()
+    .optional()
+    .transform((v) => v || null);
+
+/** The body of PUT /api/cart: only the shape is checked here; the catalogue's rules come after (cartProblem). */
+export const cartBody = z.object({
+  lines: z
+    .array(
+      z.object(
+        {
+          productId: z.number({ error: (iss) => `${lineOf(iss.path ?? [])}: productId must be a number.` }),
+          quantity: z.number({ error: (iss) => `${lineOf(iss.path ?? [])}: quantity must be a number.` }),
+          selectedColor: variant('selectedColor'),
+          selectedSize: variant('selectedSize'),
+        },
+        { error: (iss) => `${lineOf(iss.path ?? [])} must be an object with productId and quantity.` },
+      ),
+      { error: 'Send the cart as {"lines": [{"productId", "quantity", "selectedColor", "selectedSize"}]}.' },
+    )
+    .max(MAX_CART_LINES, { error: `A cart holds at most ${MAX_CART_LINES} lines.` }),
+});
+
+/** The compact catalogue the header's cart island receives: names, prices, pictures and variants, nothing more. */
+export function cartProducts(products: readonly Product[]): CartProduct[] {
+  return products.map((p) => ({
+    id: p.id,
+    name: p.name,
+    priceCents: p.priceCents,
+    href: productHref(p.id),
+    image: p.images[0]?.src.src ?? '',
+    colors: p.colors.map((c) => c.value),
+    sizes: [...p.sizes],
+    colorNames: Object.fromEntries(p.colors.map((c) => [c.value, c.name])),
+    colorImages: Object.fromEntries(p.colors.flatMap((c) => (c.image ? [[c.value, c.image.src.src]] : []))),
+  }));
+}
+
+interface CartRow {
+  cart_id: string;
+  product_id: number;
+  quantity: number;
+  selected_color: string | null;
+  selected_size: string | null;
+}
+
+/**
+ * Serialises the cart work of one shopper: a second save (another tab, a retried request) waits until the first has
+ * committed, so its delete sees the first one's rows and the cart ends up as exactly one of the two.
+ */
+async function lockCart(tx: Sql): Promise<void> {
+  await tx.query(`select pg_advisory_xact_lock(hashtextextended('user_carts:' || (select auth.uid())::text, 0))`);
+}
+
+/**
+ * The signed-in shopper's saved cart (run as the shopper: RLS shows only their rows). Rows the catalogue no longer
+ * accepts (a product that left it, a colour or size no longer made) are deleted and left out.
+ */
+export async function loadCart(tx: Sql, catalogue: CartRulesCatalogue): Promise<CartLine[]> {
+  await lockCart(tx);
+  const rows = await tx.query<CartRow>(
+    `select cart_id, product_id, quantity, selected_color, selected_size from public.user_carts
+     where user_id = (select auth.uid()) order by sort_order, cart_id`,
+  );
+  const lines: CartLine[] = [];
+  const stale: string[] = [];
+  for (const row of rows) {
+    const line: CartLine = {
+      cartId: cartId(row.product_id, row.selected_color, row.selected_size),
+      productId: row.product_id,
+      quantity: row.quantity,
+      selectedColor: row.selected_color,
+      selectedSize: row.selected_size,
+    };
+    // A row written with a key that does not match its variant (only possible outside our endpoints) is stale too.
+    if (line.cartId !== row.cart_id || lineProblem(line, catalogue.get(line.productId))) stale.push(row.cart_id);
+    else lines.push(line);
+  }
+  if (stale.length > 0) {
+    await tx.query(
+      `delete from public.user_carts where user_id = (select auth.uid())
+       and cart_id in (select jsonb_array_elements_text($1::text::jsonb))`,
+      [JSON.stringify(stale)],
+    );
+  }
+  return lines;
+}
+
+/**
+ * Replaces the signed-in shopper's saved cart with `input`, after checking every line against the catalogue.
+ * A refused cart changes nothing. Runs in the caller's transaction, as the shopper: the old rows go and the new ones
+ * come in the same transaction, serialised per shopper, so the cart is never seen empty, doubled or half-written.
+ */
+export async function saveCart(
+  tx: Sql,
+  input: readonly CartLineInput[],
+  catalogue: CartRulesCatalogue,
+): Promise<{ ok: true; lines: CartLine[] } | { ok: false; message: string }> {
+  const problem = cartProblem(input, catalogue);
+  if (problem) return { ok: false, message: problem };
+  const lines: CartLine[] = input.map((l) => ({
+    cartId: cartId(l.productId, l.selectedColor, l.selectedSize),
+    productId: l.productId,
+    quantity: l.quantity,
+    selectedColor: l.selectedColor,
+    selectedSize: l.selectedSize,
+  }));
+  await lockCart(tx);
+  await tx.query('delete from public.user_carts where user_id = (select auth.uid())');
+  if (lines.length > 0) {
+    await tx.query(
+      `insert into public.user_carts (user_id, cart_id, product_id, quantity, selected_color, selected_size, sort_order)
+       select (select auth.uid()), l.cart_id, l.product_id, l.quantity, l.selected_color, l.selected_size, l.sort_order
+       from jsonb_to_recordset($1::text::jsonb)
+         as l (cart_id text, product_id integer, quantity integer, selected_color text, selected_size text, sort_order integer)`,
+      [
+        JSON.stringify(
+          lines.map((l, i) => ({
+            cart_id: l.cartId,
+            product_id: l.productId,
+            quantity: l.quantity,
+            selected_color: l.selectedColor,
+            selected_size: l.selectedSize,
+            sort_order: i,
+          })),
+        ),
+      ],
+    );
+  }
+  return { ok: true, lines };
+}
