@@ -1,3 +1,4 @@
+import { useStore } from '@nanostores/react';
 import { useRef, useState } from 'react';
 import {
   type CategoryFilter,
@@ -8,6 +9,10 @@ import {
   type ProductCard,
 } from '../catalog/catalog';
 import { MAIN_CATEGORIES } from '../catalog/categories';
+import { SIGN_UP_TO_SAVE } from '../favorites/favorites';
+import '../favorites/favorites.css';
+import { shownLikes } from '../likes/likes';
+import { $favorites, $likes, toggleFavorite } from '../social/social.store';
 
 interface Props {
   products: ProductCard[];
@@ -20,6 +25,8 @@ export default function CatalogBrowser({ products }: Props) {
   const [filter, setFilter] = useState<CategoryFilter>('all');
   const [shown, setShown] = useState(PAGE_SIZE);
   const gridRef = useRef<HTMLUListElement>(null);
+  const likes = useStore($likes);
+  const favorites = useStore($favorites).items;
 
   const matching = filterByCategory(products, filter);
   const visible = matching.slice(0, shown);
@@ -54,33 +61,44 @@ export default function CatalogBrowser({ products }: Props) {
           : `Showing ${visible.length} of ${matching.length} products`}
       </p>
       <ul className="product-grid" ref={gridRef}>
-        {visible.map((p, i) => (
-          <li key={p.id} className="product-card">
-            <a className="card-link" href={p.href}>
-              <img
-                src={p.image.src}
-                width={p.image.width}
-                height={p.image.height}
-                alt={p.image.alt}
-                loading={i < 2 ? 'eager' : 'lazy'}
-                fetchPriority={i === 0 ? 'high' : 'auto'}
-                decoding="async"
-              />
-              <span className="card-body">
-                <span className="card-category">{p.category}</span>
-                <span className="card-name">{p.name}</span>
-                <span className="card-description">{p.description}</span>
-                <span className="card-meta">
-                  <span className="card-price">{formatPrice(p.priceCents)}</span>
-                  <span className="card-likes">
-                    <span aria-hidden="true">♥</span> {p.likes}
-                    <span className="visually-hidden"> likes</span>
+        {visible.map((p, i) => {
+          const saved = favorites.some((f) => f.productId === p.id);
+          return (
+            <li key={p.id} className="product-card">
+              <a className="card-link" href={p.href}>
+                <img
+                  src={p.image.src}
+                  width={p.image.width}
+                  height={p.image.height}
+                  alt={p.image.alt}
+                  loading={i < 2 ? 'eager' : 'lazy'}
+                  fetchPriority={i === 0 ? 'high' : 'auto'}
+                  decoding="async"
+                />
+                <span className="card-body">
+                  <span className="card-category">{p.category}</span>
+                  <span className="card-name">{p.name}</span>
+                  <span className="card-description">{p.description}</span>
+                  <span className="card-meta">
+                    <span className="card-price">{formatPrice(p.priceCents)}</span>
+                    <span className="card-likes">
+                      <span aria-hidden="true">♥</span> {shownLikes(p.likes, likes, p.id)}
+                      <span className="visually-hidden"> likes</span>
+                    </span>
                   </span>
                 </span>
-              </span>
-            </a>
-          </li>
-        ))}
+              </a>
+              <button
+                type="button"
+                className="card-heart"
+                aria-label={saved ? `Remove ${p.name} from Wishlist` : `Add ${p.name} to Wishlist`}
+                onClick={() => toggleFavorite(p.id, SIGN_UP_TO_SAVE)}
+              >
+                <span aria-hidden="true">{saved ? '♥' : '♡'}</span>
+              </button>
+            </li>
+          );
+        })}
       </ul>
       {visible.length < matching.length && (
         <div className="load-more">

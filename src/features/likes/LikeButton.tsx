@@ -1,24 +1,25 @@
 import { useStore } from '@nanostores/react';
-import { $user } from '../auth/auth.store';
-import { notify } from '../toasts/toast.store';
+import { $likes, toggleLike } from '../social/social.store';
+import { shownLikes } from './likes';
+import './likes.css';
 
 interface Props {
+  productId: number;
+  /** The catalogue's starting count; shoppers' likes are added to it. */
   likes: number;
 }
 
-/** The like counter; liking needs an account. */
-export default function LikeButton({ likes }: Props) {
-  const user = useStore($user);
+/** The like counter and toggle on a product page; liking needs an account. */
+export default function LikeButton({ productId, likes }: Props) {
+  const summary = useStore($likes);
   return (
     <button
       type="button"
       className="like-button"
-      aria-pressed={false}
-      onClick={() => {
-        if (!user) notify.error('Login to like products');
-      }}
+      aria-pressed={summary.liked.includes(productId)}
+      onClick={() => toggleLike(productId)}
     >
-      <span aria-hidden="true">♥</span> <span data-testid="like-count">{likes}</span>
+      <span aria-hidden="true">♥</span> <span data-testid="like-count">{shownLikes(likes, summary, productId)}</span>
       <span className="visually-hidden"> likes. Like this product</span>
     </button>
   );

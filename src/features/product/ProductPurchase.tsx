@@ -1,8 +1,9 @@
 import { useStore } from '@nanostores/react';
 import { useState } from 'react';
-import { $user } from '../auth/auth.store';
 import { QUANTITY_CHOICES } from '../cart/cart';
 import { addToCart } from '../cart/cart.store';
+import { LOGIN_TO_SAVE } from '../favorites/favorites';
+import { $favorites, toggleFavorite } from '../social/social.store';
 import { notify } from '../toasts/toast.store';
 import { $selectedColor } from './product.store';
 
@@ -17,7 +18,7 @@ interface Props {
 /** Colour swatches, size, quantity 1 to 5, Add to Cart and the wishlist button. */
 export default function ProductPurchase({ productId, name, colors, sizes, inStock }: Props) {
   const color = useStore($selectedColor);
-  const user = useStore($user);
+  const saved = useStore($favorites).items.some((f) => f.productId === productId);
   const [size, setSize] = useState<string | null>(null);
   const [quantity, setQuantity] = useState(1);
   const [problem, setProblem] = useState<string | null>(null);
@@ -29,10 +30,6 @@ export default function ProductPurchase({ productId, name, colors, sizes, inStoc
     setProblem(null);
     addToCart({ productId, quantity, selectedColor: color, selectedSize: size });
     notify.success(`Added ${quantity} × ${name}${colorName ? ` (${colorName}${size ? `, ${size}` : ''})` : ''} to your cart`);
-  }
-
-  function wishlist() {
-    if (!user) notify.error('Please login to save favorites');
   }
 
   return (
@@ -89,8 +86,8 @@ export default function ProductPurchase({ productId, name, colors, sizes, inStoc
         <button type="button" className="btn" onClick={add} disabled={!inStock}>
           {inStock ? 'Add to Cart' : 'Out of Stock'}
         </button>
-        <button type="button" className="btn btn-outline" onClick={wishlist}>
-          Add to Wishlist
+        <button type="button" className="btn btn-outline" onClick={() => toggleFavorite(productId, LOGIN_TO_SAVE)}>
+          {saved ? 'Remove from Wishlist' : 'Add to Wishlist'}
         </button>
       </div>
     </div>

@@ -1,0 +1,33 @@
+import type { APIContext, APIRoute } from 'astro';
+import type { CatalogueIndex } from '@/features/catalog/catalog';
+import { getCatalogueIndex } from '@/features/catalog/catalog.server';
+import { LOGIN_TO_LIKE } from '@/features/likes/likes';
+import { type LikeResult, like, unlike } from '@/features/likes/likes.server';
+import type { Sql } from '@/server/db/database.server';
+import { json, problem } from '@/server/http.server';
+import { productIdParam } from '@/server/product-id.server';
+import { shopper, signInRequired } from '@/server/shopper.server';
+
+export const prerender = false;
+
+type LikeAction = (tx: Sql, catalogue: CatalogueIndex, productId: number) => Promise<LikeResult>;
+
+/** PUT likes, DELETE unlikes; both are idempotent and answer {productId, liked, count}. */
+function respond(action: LikeAction): APIRoute {
+  return async (ctx: APIContext) => {
+    const me = await shopper(ctx);
+    if (!me.session) return signInRequired(LOGIN_TO_LIKE);
+    const id = productIdParam.safeParse(ctx.params.productId);
+    if (!id.success) return problem(400, 'invalid_request', id.error.issues[0]?.message ?? 'Invalid product id.');
+    const catalogue = await getCatalogueIndex();
+    const result = await me.run((tx) => action(tx, catalogue, id.data));
+    if (!result.ok) return problem(404, 'not_found', 'There is no such product.');
+    return json(result.value);
+  };
+}
+
+/** Likes a product for the signed-in shopper (a second like changes nothing). */
+export const PUT = respond(like);
+
+/** Takes the signed-in shopper's like back (unliking twice changes nothing). */
+export const DELETE = respond(unlike);
