@@ -16,6 +16,7 @@ export const LIMITS = {
   signupPerAddress: { limit: 20, windowSeconds: 3600 },
   resetPerEmail: { limit: 5, windowSeconds: 900 },
   resetPerAddress: { limit: 20, windowSeconds: 900 },
+  contactPerAddress: { limit: 5, windowSeconds: 600 },
 } as const satisfies Record<string, Limit>;
 
 /**

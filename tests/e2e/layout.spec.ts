@@ -63,6 +63,14 @@ test.describe('site layout', () => {
     await page.getByLabel('Name').fill('Ada');
     await page.getByRole('button', { name: 'Send Message' }).click();
     await expect(page.getByRole('alert')).toHaveText('Please fill in all fields.');
+    await page.getByLabel('Email').fill('ada@example');
+    await page.getByLabel('Message').fill('Do you ship to Canada?');
+    await page.getByRole('button', { name: 'Send Message' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Please enter a valid email address');
+    await page.getByLabel('Email').fill('ada@example.com');
+    await page.getByRole('button', { name: 'Send Message' }).click();
+    await expect(page.getByRole('status')).toHaveText("Message sent! We'll get back to you soon.");
+    await expect(page.getByLabel('Message')).toHaveValue('');
   });
 
   test('wishlist and orders pages greet guests with a sign-in prompt', async ({ page }) => {
