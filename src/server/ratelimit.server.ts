@@ -41,6 +41,18 @@ export async function hit(
   return { ok: false, retryAfter: Math.max(1, row.retry_after) };
 }
 
+/** Counts a hit in each bucket, in order; the first refusal wins (so a refused first check does not count the rest). */
+export async function hitAll(
+  db: Database,
+  checks: readonly (readonly [string, Limit])[],
+): Promise<{ ok: true } | { ok: false; retryAfter: number }> {
+  for (const [bucket, limit] of checks) {
+    const result = await hit(db, bucket, limit);
+    if (!result.ok) return result;
+  }
+  return { ok: true };
+}
+
 /** Drops windows that ended long ago (the server calls it hourly). */
 export async function pruneRateLimits(db: Database): Promise<void> {
   await asService(db, (tx) => tx.query(`delete from public.rate_limits where window_start < now() - interval '1 day'`));
