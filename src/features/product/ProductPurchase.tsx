@@ -50,7 +50,10 @@ export default function ProductPurchase({ productId, name, colors, sizes, inStoc
                   checked={color === c.value}
                   onChange={() => $selectedColor.set(c.value)}
                 />
-                <span className="swatch-dot" style={{ background: c.hex }} aria-hidden="true" />
+                {/* An SVG fill, not a style attribute: the CSP allows no inline styles. */}
+                <svg className="swatch-dot" viewBox="0 0 44 44" aria-hidden="true">
+                  <circle cx="22" cy="22" r="22" fill={c.hex} />
+                </svg>
                 <span className="visually-hidden">{c.name}</span>
               </label>
             ))}
