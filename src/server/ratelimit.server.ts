@@ -9,6 +9,8 @@ export interface Limit {
 
 /** Named limits for the endpoints that invite guessing or spam. */
 export const LIMITS = {
+  /** Reviews one shopper may send: room for a few products at once, not for flooding the approval queue. */
+  reviewsPerShopper: { limit: 5, windowSeconds: 600 },
   /** Guesses at one account's password. */
   loginPerEmail: { limit: 8, windowSeconds: 300 },
   /** Many accounts tried from one address (a shared office or school network still gets room). */

@@ -34,16 +34,8 @@ export function filterByCategory<T extends Pick<ProductCard, 'mainCategories'>>(
   return filter === 'all' ? [...products] : products.filter((p) => p.mainCategories.includes(filter));
 }
 
-/** The mean rating, or null when there are no reviews. */
-export function averageRating(reviews: readonly { rating: number }[]): number | null {
-  if (reviews.length === 0) return null;
-  return reviews.reduce((sum, r) => sum + r.rating, 0) / reviews.length;
-}
-
-/** Stars shown for an average rating: rounded to the nearest whole star, always 1 to 5. */
-export function starCount(average: number): number {
-  return Math.min(5, Math.max(1, Math.round(average)));
-}
+// Rating arithmetic lives in its own module so the reviews island can use it without this module's formatter.
+export { averageRating, starCount } from './rating';
 
 /** A review author as shown to other shoppers: "maya.t@example.com" -> "ma***@example.com". */
 export function maskEmail(author: string): string {
