@@ -71,17 +71,10 @@ export interface CatalogueItem {
 export type CatalogueIndex = ReadonlyMap<number, CatalogueItem>;
 
 /** The fields of a product the index reads (the content collection's type, or a test's). */
-export interface IndexableProduct {
-  id: number;
-  name: string;
-  category: string;
-  priceCents: number;
-  sku: string;
-  weight: number;
-  inStock: boolean;
+export type IndexableProduct = Omit<CatalogueItem, 'colors' | 'sizes' | 'image'> & {
   colors: { value: string }[];
   sizes: readonly string[];
-}
+};
 
 /** Builds the index from products as the content collection (or a test) gives them; `imageUrl` finds a product's main picture. */
 export function catalogueIndex<P extends IndexableProduct>(
