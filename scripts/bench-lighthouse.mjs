@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { CHROMIUM_ARGS, chromiumPath } from './chromium.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const PORT = 4399;
@@ -16,28 +17,6 @@ const BASELINE_PORT = 4398;
 const origin = `http://127.0.0.1:${PORT}`;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const PAGES = ['/', '/about', '/contact', '/wishlist', '/orders', ...Array.from({ length: 9 }, (_, i) => `/product/${i + 1}`)];
-const FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-
-async function chromePath() {
-  if (process.env.CHROME_PATH) return process.env.CHROME_PATH;
-  try {
-    readFileSync('/usr/bin/chromium');
-    return '/usr/bin/chromium';
-  } catch {
-    const { default: packaged } = await import('@sparticuz/chromium');
-    return packaged.executablePath();
-  }
-}
-
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];
@@ -73,7 +52,7 @@ const baseline = createServer((_, res) => res.writeHead(200, { 'content-type': '
   '127.0.0.1',
 );
 
-const chrome = await chromeLauncher.launch({ chromePath: await chromePath(), chromeFlags: FLAGS });
+const chrome = await chromeLauncher.launch({ chromePath: await chromiumPath(), chromeFlags: CHROMIUM_ARGS });
 try {
   await waitFor(`${origin}/`);
 

@@ -15,6 +15,11 @@ export function problem(status: number, code: string, message: string, headers: 
   return json({ error: { code, message } }, status, headers);
 }
 
+/** 429 with Retry-After, for a rate limit. */
+export function tooManyRequests(retryAfter: number, message: string): Response {
+  return problem(429, 'rate_limited', message, { 'retry-after': String(retryAfter) });
+}
+
 const MAX_BODY_BYTES = 16 * 1024;
 
 /** Reads and validates a JSON body: 415 for another media type, 413 when too large, 400 with the first problem otherwise. */

@@ -9,6 +9,8 @@ export interface Limit {
 
 /** Named limits for the endpoints that invite guessing or spam. */
 export const LIMITS = {
+  /** Reviews one shopper may send: room for a few products at once, not for flooding the approval queue. */
+  reviewsPerShopper: { limit: 5, windowSeconds: 600 },
   /** Guesses at one account's password. */
   loginPerEmail: { limit: 8, windowSeconds: 300 },
   /** Many accounts tried from one address (a shared office or school network still gets room). */
@@ -16,6 +18,7 @@ export const LIMITS = {
   signupPerAddress: { limit: 20, windowSeconds: 3600 },
   resetPerEmail: { limit: 5, windowSeconds: 900 },
   resetPerAddress: { limit: 20, windowSeconds: 900 },
+  contactPerAddress: { limit: 5, windowSeconds: 600 },
 } as const satisfies Record<string, Limit>;
 
 /**
@@ -38,6 +41,18 @@ export async function hit(
   );
   if (!row || row.hits <= limit) return { ok: true };
   return { ok: false, retryAfter: Math.max(1, row.retry_after) };
+}
+
+/** Counts a hit in each bucket, in order; the first refusal wins (so a refused first check does not count the rest). */
+export async function hitAll(
+  db: Database,
+  checks: readonly (readonly [string, Limit])[],
+): Promise<{ ok: true } | { ok: false; retryAfter: number }> {
+  for (const [bucket, limit] of checks) {
+    const result = await hit(db, bucket, limit);
+    if (!result.ok) return result;
+  }
+  return { ok: true };
 }
 
 /** Drops windows that ended long ago (the server calls it hourly). */

@@ -73,7 +73,7 @@ test.describe('accounts', () => {
     await page.getByLabel('New password', { exact: true }).fill('new-lavender-9');
     await page.getByLabel('Confirm new password').fill('new-lavender-9');
     await page.getByRole('button', { name: 'Set new password' }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'Your password has been changed' })).toBeVisible();
+    await expect(page.getByRole('main').getByRole('status')).toHaveText('Your password has been changed. Please log in.');
 
     await page.getByRole('button', { name: 'Log in' }).last().click();
     await logIn(page, shopper.email, 'new-lavender-9');

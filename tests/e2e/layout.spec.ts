@@ -63,6 +63,14 @@ test.describe('site layout', () => {
     await page.getByLabel('Name').fill('Ada');
     await page.getByRole('button', { name: 'Send Message' }).click();
     await expect(page.getByRole('alert')).toHaveText('Please fill in all fields.');
+    await page.getByLabel('Email').fill('ada@example');
+    await page.getByLabel('Message').fill('Do you ship to Canada?');
+    await page.getByRole('button', { name: 'Send Message' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Please enter a valid email address');
+    await page.getByLabel('Email').fill('ada@example.com');
+    await page.getByRole('button', { name: 'Send Message' }).click();
+    await expect(page.getByRole('status')).toHaveText("Message sent! We'll get back to you soon.");
+    await expect(page.getByLabel('Message')).toHaveValue('');
   });
 
   test('wishlist and orders pages greet guests with a sign-in prompt', async ({ page }) => {
@@ -83,4 +91,25 @@ test.describe('site layout', () => {
     for (let id = 1; id <= 9; id++) expect(sitemap).toContain(`/product/${id}</loc>`);
     expect(sitemap).not.toContain('/orders');
   });
+});
+
+test('pages send a Content-Security-Policy and nothing a shopper does breaks it', async ({ page }) => {
+  const violations: string[] = [];
+  page.on('console', (m) => {
+    if (/Content.Security.Policy/i.test(m.text())) violations.push(m.text());
+  });
+  await page.goto('/product/3');
+  const csp = await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content');
+  expect(csp).toContain("script-src 'self'");
+  expect(csp).toContain("object-src 'none'");
+  await hydrated(page, '.purchase');
+  await page.getByRole('radio', { name: 'Black' }).check();
+  await page.getByRole('radio', { name: 'XL', exact: true }).check();
+  await page.getByRole('button', { name: 'Add to Cart' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Added 1 × Clinical Scrubs (Black, XL) to your cart' })).toBeVisible();
+  await page.getByRole('banner').getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  // The swatch keeps its colour (an SVG fill, since inline styles are not allowed).
+  await expect(page.locator('.swatch-dot circle').first()).toHaveAttribute('fill', '#1f5fa8');
+  expect(violations).toEqual([]);
 });

@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { type SubmitEvent, useEffect, useId, useRef, useState } from 'react';
+import FormError from '@/components/FormError';
 import { api } from '@/lib/api';
 import { notify } from '../toasts/toast.store';
 import { AUTH_MESSAGES, loginProblem, signUpProblem } from './auth.rules';
@@ -94,11 +95,7 @@ function LoginForm() {
         <label htmlFor="auth-password">Password</label>
         <input {...bind('password')} type="password" autoComplete="current-password" required />
       </div>
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError text={error} />
       <button type="submit" className="btn auth-submit" disabled={busy}>
         {busy ? 'Logging in…' : 'Log in'}
       </button>
@@ -157,11 +154,7 @@ function SignUpForm() {
         <label htmlFor="auth-confirmPassword">Confirm password</label>
         <input {...bind('confirmPassword')} type="password" autoComplete="new-password" required />
       </div>
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError text={error} />
       <button type="submit" className="btn auth-submit" disabled={busy}>
         {busy ? 'Creating account…' : 'Create account'}
       </button>
@@ -188,11 +181,7 @@ function ForgotForm() {
         <label htmlFor="auth-email">Email</label>
         <input {...bind('email')} type="email" autoComplete="email" required />
       </div>
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError text={error} />
       {sent && (
         <p className="form-success" role="status">
           {sent}

@@ -1,4 +1,5 @@
 import { type SubmitEvent, useState } from 'react';
+import FormError from '@/components/FormError';
 import { api } from '@/lib/api';
 import { notify } from '../toasts/toast.store';
 import { AUTH_MESSAGES, newPasswordProblem } from './auth.rules';
@@ -61,11 +62,7 @@ export default function ResetPasswordForm() {
           onChange={(e) => setConfirmPassword(e.target.value)}
         />
       </div>
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError text={error} />
       <button type="submit" className="btn" disabled={busy}>
         Set new password
       </button>

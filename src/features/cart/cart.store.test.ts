@@ -1,6 +1,6 @@
 import { cleanTestStorage, getTestStorage, setTestStorageKey, useTestStorageEngine } from '@nanostores/persistent';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { $toastQueue } from '../toasts/toast.store';
+import { $toasts } from '../toasts/toast.store';
 import { MAX_QUANTITY_MESSAGE } from './cart';
 
 // The persistent stores read their storage when they are created, so the test storage goes in before the store loads.
@@ -15,7 +15,7 @@ describe('the cart store', () => {
   beforeEach(() => {
     // A mounted store follows other tabs (through the storage event), as an island keeps it mounted in a page.
     unbind = $cart.listen(() => {});
-    $toastQueue.set([]);
+    $toasts.set([]);
   });
   afterEach(() => {
     unbind();
@@ -40,12 +40,14 @@ describe('the cart store', () => {
     expect($cart.get()).toEqual([]);
   });
 
-  it('tells the shopper when a line would pass 5, and keeps it at 5', () => {
-    addToCart({ ...soap, quantity: 4 });
-    expect($toastQueue.get()).toEqual([]);
-    addToCart({ ...soap, quantity: 3 });
+  it('tells the shopper when a line would pass 5, keeps it at 5 and answers how many it really added', () => {
+    expect(addToCart({ ...soap, quantity: 4 })).toBe(4);
+    expect($toasts.get()).toEqual([]);
+    expect(addToCart({ ...soap, quantity: 3 })).toBe(1);
     expect($cart.get()).toEqual([{ ...soap, quantity: 5, cartId: '8' }]);
-    expect($toastQueue.get().map((m) => [m.kind, m.title])).toEqual([['info', MAX_QUANTITY_MESSAGE]]);
+    expect($toasts.get().map((m) => [m.kind, m.title])).toEqual([['info', MAX_QUANTITY_MESSAGE]]);
+    expect(addToCart({ ...soap, quantity: 1 })).toBe(0);
+    expect($cart.get()).toEqual([{ ...soap, quantity: 5, cartId: '8' }]);
   });
 
   it('clearCart (sign-out) removes the cart and whose it was from local storage', () => {

@@ -22,12 +22,17 @@ export const $cartOwner = persistentAtom<string | undefined>('aurelia:cart-owner
 /** The owner's lines as last saved to or loaded from the server (JSON), so a page can tell unsaved changes apart. */
 export const $cartSaved = persistentAtom<string | undefined>('aurelia:cart-saved');
 
-/** Adds the chosen variant and quantity to the cart; a line holds at most MAX_QUANTITY, and the shopper is told so. */
-export function addToCart(line: CartLineInput): void {
+/**
+ * Adds the chosen variant and quantity to the cart and answers how many were added: a line holds at most
+ * MAX_QUANTITY, so that can be fewer than asked (then the shopper is told why), or none.
+ */
+export function addToCart(line: CartLineInput): number {
   const id = cartId(line.productId, line.selectedColor, line.selectedSize);
   const had = $cart.get().find((l) => l.cartId === id)?.quantity ?? 0;
-  if (had + line.quantity > MAX_QUANTITY) notify.info(MAX_QUANTITY_MESSAGE);
-  $cart.set(addLine($cart.get(), line));
+  const added = Math.max(0, Math.min(line.quantity, MAX_QUANTITY - had));
+  if (added < line.quantity) notify.info(MAX_QUANTITY_MESSAGE);
+  if (added > 0) $cart.set(addLine($cart.get(), line));
+  return added;
 }
 
 /** Forgets the cart in this browser, local storage included (sign-out: spec section 4). */

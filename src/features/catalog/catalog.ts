@@ -34,16 +34,8 @@ export function filterByCategory<T extends Pick<ProductCard, 'mainCategories'>>(
   return filter === 'all' ? [...products] : products.filter((p) => p.mainCategories.includes(filter));
 }
 
-/** The mean rating, or null when there are no reviews. */
-export function averageRating(reviews: readonly { rating: number }[]): number | null {
-  if (reviews.length === 0) return null;
-  return reviews.reduce((sum, r) => sum + r.rating, 0) / reviews.length;
-}
-
-/** Stars shown for an average rating: rounded to the nearest whole star, always 1 to 5. */
-export function starCount(average: number): number {
-  return Math.min(5, Math.max(1, Math.round(average)));
-}
+// Rating arithmetic lives in its own module so the reviews island can use it without this module's formatter.
+export { averageRating, starCount } from './rating';
 
 /** A review author as shown to other shoppers: "maya.t@example.com" -> "ma***@example.com". */
 export function maskEmail(author: string): string {
@@ -79,17 +71,10 @@ export interface CatalogueItem {
 export type CatalogueIndex = ReadonlyMap<number, CatalogueItem>;
 
 /** The fields of a product the index reads (the content collection's type, or a test's). */
-export interface IndexableProduct {
-  id: number;
-  name: string;
-  category: string;
-  priceCents: number;
-  sku: string;
-  weight: number;
-  inStock: boolean;
+export type IndexableProduct = Omit<CatalogueItem, 'colors' | 'sizes' | 'image'> & {
   colors: { value: string }[];
   sizes: readonly string[];
-}
+};
 
 /** Builds the index from products as the content collection (or a test) gives them; `imageUrl` finds a product's main picture. */
 export function catalogueIndex<P extends IndexableProduct>(

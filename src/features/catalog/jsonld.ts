@@ -1,4 +1,4 @@
-import { averageRating } from './catalog';
+import { averageRating } from './rating';
 
 interface ProductForLd {
   id: number;
@@ -30,16 +30,25 @@ export function productJsonLd(p: ProductForLd, url: string, images: string[]): R
       price: (p.priceCents / 100).toFixed(2),
       availability: p.inStock ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
     },
-    ...(avg === null
-      ? {}
-      : {
-          aggregateRating: {
-            '@type': 'AggregateRating',
-            ratingValue: Number(avg.toFixed(1)),
-            reviewCount: p.reviews.length,
-            bestRating: 5,
-            worstRating: 1,
-          },
-        }),
+    ...(avg === null ? {} : { aggregateRating: aggregateRating(p.reviews.length, avg) }),
   };
+}
+
+/**
+ * schema.org AggregateRating for `count` reviews averaging `average`. The page's static JSON-LD covers the catalogue's
+ * reviews; the reviews island puts the same numbers it shows here once approved shopper reviews change them.
+ */
+export function aggregateRating(count: number, average: number): Record<string, unknown> {
+  return {
+    '@type': 'AggregateRating',
+    ratingValue: Number(average.toFixed(1)),
+    reviewCount: count,
+    bestRating: 5,
+    worstRating: 1,
+  };
+}
+
+/** A page's JSON-LD text with its AggregateRating set to these numbers; '<' stays escaped, as Seo.astro writes it. */
+export function withAggregateRating(ld: string, count: number, average: number): string {
+  return JSON.stringify({ ...JSON.parse(ld), aggregateRating: aggregateRating(count, average) }).replace(/</g, '\\u003c');
 }

@@ -1,4 +1,6 @@
 import { type SubmitEvent, useState } from 'react';
+import { api } from '@/lib/api';
+import { CONTACT_MESSAGES } from './contact.rules';
 
 /** The contact form: every field is required. */
 export default function ContactForm() {
@@ -9,24 +11,19 @@ export default function ContactForm() {
   async function submit(e: SubmitEvent) {
     e.preventDefault();
     if (!fields.name.trim() || !fields.email.trim() || !fields.message.trim()) {
-      setStatus({ kind: 'error', text: 'Please fill in all fields.' });
+      setStatus({ kind: 'error', text: CONTACT_MESSAGES.fillAll });
       return;
     }
     setSending(true);
-    try {
-      const res = await fetch('/api/contact', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(fields),
-      });
-      if (!res.ok) throw new Error(`HTTP ${res.status}`);
-      setFields({ name: '', email: '', message: '' });
-      setStatus({ kind: 'success', text: "Message sent! We'll get back to you soon." });
-    } catch {
-      setStatus({ kind: 'error', text: 'Something went wrong. Please try again.' });
-    } finally {
-      setSending(false);
+    const r = await api<{ message: string }>('/api/contact', fields);
+    setSending(false);
+    if (!r.ok) {
+      // A clear validation answer (400) is shown as it is; anything else gets the spec's general failure.
+      setStatus({ kind: 'error', text: r.status === 400 ? r.message : CONTACT_MESSAGES.failed });
+      return;
     }
+    setFields({ name: '', email: '', message: '' });
+    setStatus({ kind: 'success', text: CONTACT_MESSAGES.sent });
   }
 
   const set = (key: keyof typeof fields) => (e: { target: { value: string } }) =>

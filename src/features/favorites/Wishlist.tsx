@@ -82,7 +82,7 @@ function WishlistGrid() {
       if ($user.get()) clearPrivateState();
       return;
     }
-    addToCart({ productId: item.productId, quantity: 1, selectedColor: null, selectedSize: null });
+    if (addToCart({ productId: item.productId, quantity: 1, selectedColor: null, selectedSize: null }) === 0) return;
     notify.success(`Added 1 × ${item.name} to your cart`);
   }
 

@@ -28,8 +28,9 @@ export default function ProductPurchase({ productId, name, colors, sizes, inStoc
     if (colors.length > 0 && !color) return setProblem('Please choose a colour.');
     if (sizes.length > 0 && !size) return setProblem('Please choose a size.');
     setProblem(null);
-    addToCart({ productId, quantity, selectedColor: color, selectedSize: size });
-    notify.success(`Added ${quantity} × ${name}${colorName ? ` (${colorName}${size ? `, ${size}` : ''})` : ''} to your cart`);
+    const added = addToCart({ productId, quantity, selectedColor: color, selectedSize: size });
+    if (added === 0) return;
+    notify.success(`Added ${added} × ${name}${colorName ? ` (${colorName}${size ? `, ${size}` : ''})` : ''} to your cart`);
   }
 
   return (
@@ -47,7 +48,10 @@ export default function ProductPurchase({ productId, name, colors, sizes, inStoc
                   checked={color === c.value}
                   onChange={() => $selectedColor.set(c.value)}
                 />
-                <span className="swatch-dot" style={{ background: c.hex }} aria-hidden="true" />
+                {/* An SVG fill, not a style attribute: the CSP allows no inline styles. */}
+                <svg className="swatch-dot" viewBox="0 0 44 44" aria-hidden="true">
+                  <circle cx="22" cy="22" r="22" fill={c.hex} />
+                </svg>
                 <span className="visually-hidden">{c.name}</span>
               </label>
             ))}

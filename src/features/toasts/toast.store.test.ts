@@ -1,19 +1,33 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { $toastQueue, notify } from './toast.store';
+import { $toasts, dismiss, isSwipeDismiss, notify } from './toast.store';
 
-describe('notify', () => {
-  beforeEach(() => $toastQueue.set([]));
+describe('toasts (spec section 9)', () => {
+  beforeEach(() => $toasts.set([]));
 
-  it('queues messages in order, with their kind and description, until the toaster takes them', () => {
+  it('keep kind, description and duration, oldest first', () => {
     notify.error('Login to like products');
     notify.error('Email mismatch', { description: 'You can only subscribe with your account email address.' });
-    notify.success('Added', { durationMs: 5000 });
-    expect($toastQueue.get().map(({ id: _id, ...m }) => m)).toEqual([
+    expect($toasts.get().map(({ id: _id, ...m }) => m)).toEqual([
       { kind: 'error', title: 'Login to like products' },
       { kind: 'error', title: 'Email mismatch', description: 'You can only subscribe with your account email address.' },
-      { kind: 'success', title: 'Added', durationMs: 5000 },
     ]);
-    const ids = $toastQueue.get().map((m) => m.id);
-    expect(new Set(ids).size).toBe(3);
+  });
+
+  it('show at most 3: a fourth pushes the oldest out', () => {
+    for (const title of ['one', 'two', 'three', 'four']) notify.info(title);
+    expect($toasts.get().map((t) => t.title)).toEqual(['two', 'three', 'four']);
+  });
+
+  it('go away when dismissed', () => {
+    notify.success('Added', { durationMs: 5000 });
+    const [toast] = $toasts.get();
+    dismiss(toast?.id ?? -1);
+    expect($toasts.get()).toEqual([]);
+  });
+
+  it('are swiped away from 45 px, in either direction', () => {
+    expect(isSwipeDismiss(44)).toBe(false);
+    expect(isSwipeDismiss(45)).toBe(true);
+    expect(isSwipeDismiss(-45)).toBe(true);
   });
 });

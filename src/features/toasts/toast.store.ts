@@ -1,4 +1,5 @@
 import { atom } from 'nanostores';
+import { TOAST } from './toast.constants';
 
 export type ToastKind = 'success' | 'error' | 'info';
 
@@ -10,13 +11,14 @@ export interface ToastMessage {
   durationMs?: number;
 }
 
-/** Messages waiting for the toaster. The toaster island drains it; until it has loaded, messages wait here. */
-export const $toastQueue = atom<ToastMessage[]>([]);
+/** The toasts on screen, oldest first. Islands add with `notify`; the toaster island shows them and removes them. */
+export const $toasts = atom<ToastMessage[]>([]);
 
 let nextId = 1;
 
 function push(kind: ToastKind, title: string, options: { description?: string; durationMs?: number } = {}): void {
-  $toastQueue.set([...$toastQueue.get(), { id: nextId++, kind, title, ...options }]);
+  // At most 3 visible (spec section 9): a new toast pushes the oldest out.
+  $toasts.set([...$toasts.get(), { id: nextId++, kind, title, ...options }].slice(-TOAST.visible));
 }
 
 /** Shows a toast from any island: notify.error('Login to like products'). */
@@ -25,3 +27,13 @@ export const notify = {
   error: (title: string, options?: { description?: string; durationMs?: number }) => push('error', title, options),
   info: (title: string, options?: { description?: string; durationMs?: number }) => push('info', title, options),
 };
+
+/** Removes a toast (its time is up, or the shopper closed or swiped it away). */
+export function dismiss(id: number): void {
+  $toasts.set($toasts.get().filter((t) => t.id !== id));
+}
+
+/** Whether a horizontal drag of `dx` pixels dismisses a toast. */
+export function isSwipeDismiss(dx: number): boolean {
+  return Math.abs(dx) >= TOAST.swipeThresholdPx;
+}

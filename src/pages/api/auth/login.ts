@@ -2,8 +2,8 @@ import type { APIRoute } from 'astro';
 import { AUTH_MESSAGES, normalizeEmail } from '@/features/auth/auth.rules';
 import { loginBody } from '@/server/auth/auth.schemas';
 import { activeSession } from '@/server/auth/session.server';
-import { cookieJar, json, problem, readJson } from '@/server/http.server';
-import { hit, LIMITS } from '@/server/ratelimit.server';
+import { cookieJar, json, problem, readJson, tooManyRequests } from '@/server/http.server';
+import { hitAll, LIMITS } from '@/server/ratelimit.server';
 import { getServices, publicUser } from '@/server/services.server';
 
 export const prerender = false;
@@ -14,14 +14,11 @@ export const POST: APIRoute = async ({ request, cookies, clientAddress }) => {
   if ('response' in body) return body.response;
   const { db, auth } = await getServices();
   // Per address and per e-mail: one guesser cannot lock a shopper out from everywhere, nor try many accounts.
-  for (const [bucket, limit] of [
+  const limited = await hitAll(db, [
     [`login:ip:${clientAddress}`, LIMITS.loginPerAddress],
     [`login:email:${normalizeEmail(body.data.email)}`, LIMITS.loginPerEmail],
-  ] as const) {
-    const limited = await hit(db, bucket, limit);
-    if (!limited.ok)
-      return problem(429, 'rate_limited', AUTH_MESSAGES.tooManyAttempts, { 'retry-after': String(limited.retryAfter) });
-  }
+  ]);
+  if (!limited.ok) return tooManyRequests(limited.retryAfter, AUTH_MESSAGES.tooManyAttempts);
   const jar = cookieJar(request, cookies);
   const result = await auth.signIn(body.data, jar);
   if (!result.ok) return problem(400, result.error.code, result.error.message);

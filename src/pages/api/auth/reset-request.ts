@@ -1,8 +1,8 @@
 import type { APIRoute } from 'astro';
 import { AUTH_MESSAGES, normalizeEmail } from '@/features/auth/auth.rules';
 import { resetRequestBody } from '@/server/auth/auth.schemas';
-import { json, problem, readJson } from '@/server/http.server';
-import { hit, LIMITS } from '@/server/ratelimit.server';
+import { json, readJson, tooManyRequests } from '@/server/http.server';
+import { hitAll, LIMITS } from '@/server/ratelimit.server';
 import { getServices, linkOrigin } from '@/server/services.server';
 
 export const prerender = false;
@@ -12,14 +12,11 @@ export const POST: APIRoute = async ({ request, clientAddress }) => {
   const body = await readJson(request, resetRequestBody);
   if ('response' in body) return body.response;
   const { db, auth, config } = await getServices();
-  for (const [bucket, limit] of [
+  const limited = await hitAll(db, [
     [`reset:ip:${clientAddress}`, LIMITS.resetPerAddress],
     [`reset:email:${normalizeEmail(body.data.email)}`, LIMITS.resetPerEmail],
-  ] as const) {
-    const limited = await hit(db, bucket, limit);
-    if (!limited.ok)
-      return problem(429, 'rate_limited', AUTH_MESSAGES.tooManyAttempts, { 'retry-after': String(limited.retryAfter) });
-  }
+  ]);
+  if (!limited.ok) return tooManyRequests(limited.retryAfter, AUTH_MESSAGES.tooManyAttempts);
   await auth.requestPasswordReset(body.data.email, { origin: linkOrigin(config, request) });
   return json({ message: AUTH_MESSAGES.resetSent });
 };

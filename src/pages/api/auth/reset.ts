@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 import { AUTH_MESSAGES } from '@/features/auth/auth.rules';
 import { resetBody } from '@/server/auth/auth.schemas';
-import { json, problem, readJson } from '@/server/http.server';
+import { json, problem, readJson, tooManyRequests } from '@/server/http.server';
 import { hit, LIMITS } from '@/server/ratelimit.server';
 import { getServices } from '@/server/services.server';
 
@@ -13,8 +13,7 @@ export const POST: APIRoute = async ({ request, clientAddress }) => {
   if ('response' in body) return body.response;
   const { db, auth } = await getServices();
   const limited = await hit(db, `reset:ip:${clientAddress}`, LIMITS.resetPerAddress);
-  if (!limited.ok)
-    return problem(429, 'rate_limited', AUTH_MESSAGES.tooManyAttempts, { 'retry-after': String(limited.retryAfter) });
+  if (!limited.ok) return tooManyRequests(limited.retryAfter, AUTH_MESSAGES.tooManyAttempts);
   const result = await auth.resetPassword({ token: body.data.token, password: body.data.password });
   if (!result.ok) return problem(400, result.error.code, result.error.message);
   return json({ message: AUTH_MESSAGES.resetDone });

@@ -1,3 +1,4 @@
+// Which Chromium the end-to-end tests and the benchmark drive, and how. Never a browser download: it fails offline.
 import { existsSync } from 'node:fs';
 
 /** Flags that let Chromium run headless as root on a machine with no network but loopback. */
@@ -12,8 +13,11 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-/** Which Chromium to drive: CHROME_PATH, else the system's, else the one shipped inside @sparticuz/chromium. Never a download. */
-export async function chromiumPath(): Promise<string> {
+/**
+ * CHROME_PATH, else the system's /usr/bin/chromium, else the Chromium shipped inside the @sparticuz/chromium package.
+ * @returns {Promise<string>}
+ */
+export async function chromiumPath() {
   const fromEnv = process.env.CHROME_PATH;
   if (fromEnv) {
     if (!existsSync(fromEnv)) throw new Error(`CHROME_PATH points at ${fromEnv}, which does not exist`);
