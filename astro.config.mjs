@@ -7,6 +7,36 @@ import { defineConfig, passthroughImageService } from 'astro/config';
 // Canonical URLs, Open Graph tags and the sitemap need the public origin at build time.
 const site = process.env.SITE_URL ?? `http://${process.env.HOST ?? '127.0.0.1'}:${process.env.PORT ?? '4321'}`;
 
+/**
+ * The browser's code in two long-lived pieces instead of some twenty small files: React, and everything else the
+ * pages load up front (islands, stores, nanostores). Small files compress badly on their own: one chunk for the
+ * islands is about 5 KB gzip smaller than the same code in separate files, which keeps the product pages within their
+ * 80 KB budget. Code loaded on first use (the cart drawer, the login dialog, the review form) stays in chunks of its
+ * own. Only the client build is grouped; the server's bundle is left as Astro makes it.
+ * @type {import('vite').Plugin}
+ */
+const PAGE_ISLANDS = /[\\/](CatalogBrowser|Wishlist|ContactForm|ResetPasswordForm)\.tsx$/;
+const clientChunks = {
+  name: 'aurelia:client-chunks',
+  configEnvironment(name) {
+    if (name !== 'client') return;
+    return {
+      build: {
+        rolldownOptions: {
+          output: {
+            codeSplitting: {
+              groups: [
+                { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, tags: ['$initial'], priority: 2 },
+                { name: 'islands', test: (id) => !PAGE_ISLANDS.test(id), tags: ['$initial'], priority: 1 },
+              ],
+            },
+          },
+        },
+      },
+    };
+  },
+};
+
 // Pages that only make sense for a signed-in shopper stay out of the sitemap.
 const PRIVATE_PAGES = ['/wishlist', '/orders'];
 
@@ -39,4 +69,5 @@ export default defineConfig({
     },
   },
   devToolbar: { enabled: false },
+  vite: { plugins: [clientChunks] },
 });

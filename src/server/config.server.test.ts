@@ -8,6 +8,7 @@ describe('configuration', () => {
       auth: { kind: 'built-in' },
       mail: { kind: 'dev-mailbox', port: 8005, from: 'Aurelia <hello@aurelia-care.com>' },
       siteUrl: null,
+      signupLimit: { limit: 20, windowSeconds: 3600 },
     });
   });
 
@@ -36,5 +37,14 @@ describe('configuration', () => {
   it('refuses malformed values', () => {
     expect(() => loadConfig({ DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL must be a URL/);
     expect(() => loadConfig({ DEV_MAILBOX_PORT: '70000' })).toThrow();
+    for (const bad of ['0', '2.5', 'many', '20000']) {
+      expect(() => loadConfig({ SIGNUPS_PER_HOUR_PER_ADDRESS: bad })).toThrow(
+        /SIGNUPS_PER_HOUR_PER_ADDRESS must be a whole number from 1 to 10000/,
+      );
+    }
+  });
+
+  it('lets the shop raise the sign-ups one address may make in an hour', () => {
+    expect(loadConfig({ SIGNUPS_PER_HOUR_PER_ADDRESS: '200' }).signupLimit).toEqual({ limit: 200, windowSeconds: 3600 });
   });
 });

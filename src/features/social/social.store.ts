@@ -1,13 +1,12 @@
-import { atom } from 'nanostores';
+import { atom, onMount } from 'nanostores';
 import { api } from '@/lib/api';
 import { $user } from '../auth/auth.store';
 import { ADD_FAILED, ALREADY_FAVORITE, type Favorite, REMOVE_FAILED } from '../favorites/favorites';
 import { LIKE_FAILED, type LikeAnswer, type LikesSummary, LOGIN_TO_LIKE, withLike } from '../likes/likes';
 import { notify } from '../toasts/toast.store';
 
-// The likes and favorites stores share one module on purpose: the home and product pages load both, every byte here
-// counts against their 80 KB JavaScript budget, and one chunk instead of two saves about 300 bytes gzip.
-// What only the wishlist page needs (remove with its messages, clear all) lives in Wishlist.tsx.
+// The likes and favorites stores, shared by the home cards, the product page and the wishlist. What only the wishlist
+// page needs (remove with its messages, clear all) lives in Wishlist.tsx.
 
 // Likes ----------------------------------------------------------------------------------------------------------
 
@@ -53,14 +52,14 @@ export async function loadFavorites(): Promise<void> {
   $favorites.set({ items: r.ok ? r.data.favorites : [], status: r.ok ? 'ready' : 'failed' });
 }
 
-// In the browser: both load with the first island that imports this module, and again whenever the shopper signs in
-// or out (a module-level subscription costs fewer bytes than nanostores' onMount or a hook in every island).
-if (!import.meta.env.SSR) {
+// Each loads when an island first shows it, and again whenever the shopper signs in or out; pages without likes or
+// favorites ask for neither.
+onMount($likes, () =>
   $user.subscribe(() => {
     api<LikesSummary>('/api/likes').then((r) => r.ok && $likes.set(r.data));
-    loadFavorites();
-  });
-}
+  }),
+);
+onMount($favorites, () => $user.subscribe(() => loadFavorites()));
 
 const pendingFavorites = new Set<number>();
 
