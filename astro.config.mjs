@@ -7,6 +7,9 @@ import { defineConfig, passthroughImageService } from 'astro/config';
 // Canonical URLs, Open Graph tags and the sitemap need the public origin at build time.
 const site = process.env.SITE_URL ?? `http://${process.env.HOST ?? '127.0.0.1'}:${process.env.PORT ?? '4321'}`;
 
+/** Islands of one page each, other than the product pages: they stay out of the shared chunk. */
+const PAGE_ISLANDS = /[\\/](CatalogBrowser|Wishlist|ContactForm|ResetPasswordForm)\.tsx$/;
+
 /**
  * The browser's code in two long-lived pieces instead of some twenty small files: React, and everything else the
  * pages load up front (islands, stores, nanostores). Small files compress badly on their own: one chunk for the
@@ -15,7 +18,6 @@ const site = process.env.SITE_URL ?? `http://${process.env.HOST ?? '127.0.0.1'}:
  * own. Only the client build is grouped; the server's bundle is left as Astro makes it.
  * @type {import('vite').Plugin}
  */
-const PAGE_ISLANDS = /[\\/](CatalogBrowser|Wishlist|ContactForm|ResetPasswordForm)\.tsx$/;
 const clientChunks = {
   name: 'aurelia:client-chunks',
   configEnvironment(name) {
