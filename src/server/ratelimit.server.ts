@@ -19,6 +19,8 @@ export const LIMITS = {
   resetPerEmail: { limit: 5, windowSeconds: 900 },
   resetPerAddress: { limit: 20, windowSeconds: 900 },
   contactPerAddress: { limit: 5, windowSeconds: 600 },
+  /** Subscribe and unsubscribe requests by one shopper. */
+  newsletterPerShopper: { limit: 10, windowSeconds: 600 },
 } as const satisfies Record<string, Limit>;
 
 /**
