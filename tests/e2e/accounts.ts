@@ -64,6 +64,8 @@ export async function signUpAndVerify(page: Page, shopper: TestShopper) {
   const mail = await waitForMail(shopper.email, /Confirm your Aurelia account/);
   await page.goto(mail.link);
   await expect(page.getByText('Your email is verified. Welcome to Aurelia!')).toBeVisible();
+  // The link then opens the login pane, whose code loads on first use: wait for it rather than race it.
+  await expect(page.getByRole('dialog')).toBeVisible();
 }
 
 /** Logs in through the dialog (opening it if needed). */
