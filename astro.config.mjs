@@ -8,7 +8,7 @@ import { defineConfig, passthroughImageService } from 'astro/config';
 const site = process.env.SITE_URL ?? `http://${process.env.HOST ?? '127.0.0.1'}:${process.env.PORT ?? '4321'}`;
 
 /** Islands of one page each, other than the product pages: they stay out of the shared chunk. */
-const PAGE_ISLANDS = /[\\/](CatalogBrowser|Wishlist|ContactForm|ResetPasswordForm)\.tsx$/;
+const PAGE_ISLANDS = /[\\/](CatalogBrowser|Wishlist|OrderHistory|ContactForm|ResetPasswordForm)\.tsx$/;
 
 /**
  * The browser's code in two long-lived pieces instead of some twenty small files: React, and everything else the

@@ -16,7 +16,8 @@ const PORT = 4399;
 const BASELINE_PORT = 4398;
 const origin = `http://127.0.0.1:${PORT}`;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const PAGES = ['/', '/about', '/contact', '/wishlist', '/orders', ...Array.from({ length: 9 }, (_, i) => `/product/${i + 1}`)];
+// /orders is left out: it sends guests home, so Lighthouse would measure the home page again.
+const PAGES = ['/', '/about', '/contact', '/wishlist', ...Array.from({ length: 9 }, (_, i) => `/product/${i + 1}`)];
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];

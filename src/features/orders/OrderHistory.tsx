@@ -1,0 +1,202 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useRef, useState } from 'react';
+import { api } from '@/lib/api';
+import { $user } from '../auth/auth.store';
+import { addToCart } from '../cart/cart.store';
+import { formatPrice } from '../catalog/catalog';
+import { notify } from '../toasts/toast.store';
+import {
+  DATE_FILTERS,
+  DEFAULT_VIEW,
+  type HistoryView,
+  ORDER_MESSAGES,
+  type Order,
+  orderNumber,
+  reorderLines,
+  SORT_ORDERS,
+  STATUS_FILTERS,
+  STATUS_LABELS,
+  statusOf,
+  viewOrders,
+} from './orders';
+import './orders.css';
+
+type State = { kind: 'loading' } | { kind: 'guest' } | { kind: 'failed' } | { kind: 'ready'; orders: Order[] };
+
+const placedOn = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+const deliveryOn = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+
+/** The /orders page: the signed-in shopper's history with filters, sorting and reorder; guests are sent home. */
+export default function OrderHistory() {
+  const userId = useStore($user)?.id;
+  const [state, setState] = useState<State>({ kind: 'loading' });
+  const [view, setView] = useState<HistoryView>(DEFAULT_VIEW);
+
+  async function load() {
+    setState({ kind: 'loading' });
+    const r = await api<{ orders: Order[] }>('/api/orders');
+    if (r.ok) return setState({ kind: 'ready', orders: r.data.orders });
+    if (r.status !== 401) return setState({ kind: 'failed' });
+    setState({ kind: 'guest' });
+    window.location.replace('/');
+  }
+
+  // The server says who is asking (the header learns it at the same time), so one load on arrival is enough.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on arrival.
+  useEffect(() => {
+    load();
+  }, []);
+
+  // Signing out here (the header's Log out, another tab) empties the history and sends the page home.
+  const signedIn = useRef(false);
+  useEffect(() => {
+    if (userId) signedIn.current = true;
+    else if (signedIn.current) {
+      setState({ kind: 'guest' });
+      window.location.replace('/');
+    }
+  }, [userId]);
+
+  if (state.kind === 'guest') {
+    return (
+      <div className="private-prompt">
+        <h2>Please Log In</h2>
+        <p>Sign in to see your order history, track a parcel or reorder a favourite.</p>
+        <a className="btn" href="/">
+          Return to Home
+        </a>
+      </div>
+    );
+  }
+  if (state.kind === 'loading') {
+    return (
+      <p className="orders-status" role="status">
+        Loading your orders…
+      </p>
+    );
+  }
+  if (state.kind === 'failed') {
+    return (
+      <div className="orders-empty" role="alert">
+        <p>{ORDER_MESSAGES.loadFailed}</p>
+        <button type="button" className="btn" onClick={load}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+  if (state.orders.length === 0) {
+    return (
+      <div className="orders-empty">
+        <p>You have no orders yet.</p>
+        <a className="btn" href="/">
+          Start shopping
+        </a>
+      </div>
+    );
+  }
+
+  const shown = viewOrders(state.orders, view, new Date());
+  const choose = (key: keyof HistoryView) => (e: { target: { value: string } }) => setView({ ...view, [key]: e.target.value });
+  return (
+    <>
+      <div className="orders-toolbar">
+        <Choice label="Status" value={view.status} options={STATUS_FILTERS} onChange={choose('status')} />
+        <Choice label="Placed" value={view.date} options={DATE_FILTERS} onChange={choose('date')} />
+        <Choice label="Sort by" value={view.sort} options={SORT_ORDERS} onChange={choose('sort')} />
+      </div>
+      <p className="orders-count" role="status">
+        Showing {shown.length} of {state.orders.length} {state.orders.length === 1 ? 'order' : 'orders'}
+      </p>
+      {shown.length === 0 ? (
+        <div className="orders-empty">
+          <p>No orders match these filters.</p>
+          <button type="button" className="btn btn-outline" onClick={() => setView(DEFAULT_VIEW)}>
+            Show all orders
+          </button>
+        </div>
+      ) : (
+        <ol className="orders-list">
+          {shown.map((order) => (
+            <OrderCard key={order.id} order={order} />
+          ))}
+        </ol>
+      )}
+    </>
+  );
+}
+
+function Choice<V extends string>(props: {
+  label: string;
+  value: V;
+  options: readonly [V, string][];
+  onChange: (e: { target: { value: string } }) => void;
+}) {
+  return (
+    <label className="field orders-choice">
+      <span>{props.label}</span>
+      <select value={props.value} onChange={props.onChange}>
+        {props.options.map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** One order: number, date, status, up to 3 pictures and 2 names, total, tracking and Reorder. */
+function OrderCard({ order }: { order: Order }) {
+  const number = orderNumber(order.id);
+  const status = statusOf(order.status);
+  const names = order.items.slice(0, 2).map((i) => i.name);
+  const more = order.items.length - names.length;
+
+  function reorder() {
+    const lines = reorderLines(order);
+    if (order.items.length === 0) return notify.error(ORDER_MESSAGES.nothingToReorder);
+    if (lines.length === 0) return notify.error('None of the products in this order are sold any more.');
+    const added = lines.reduce((n, line) => n + addToCart(line), 0);
+    if (added > 0) notify.success(`Added ${added} ${added === 1 ? 'item' : 'items'} from ${number} to your cart`);
+  }
+
+  return (
+    <li className="order-card">
+      <div className="order-head">
+        <h2>{number}</h2>
+        <span className={`order-status order-status-${status}`}>{STATUS_LABELS[status]}</span>
+      </div>
+      <p className="order-meta">
+        Placed {placedOn.format(new Date(order.createdAt))} · <strong>{formatPrice(order.totalCents)}</strong>
+        {order.estimatedDelivery && <> · Arrives by {deliveryOn.format(new Date(order.estimatedDelivery))}</>}
+      </p>
+      <div className="order-items">
+        {order.items.slice(0, 3).map((item) => (
+          <img
+            key={`${item.productId}-${item.selectedColor}-${item.selectedSize}`}
+            src={item.image}
+            alt={item.name}
+            width="56"
+            height="56"
+            loading="lazy"
+          />
+        ))}
+        <p>
+          {names.join(', ')}
+          {more > 0 && ` and ${more} more`}
+        </p>
+      </div>
+      <div className="order-actions">
+        {order.trackingUrl && (
+          <a href={order.trackingUrl} rel="noopener noreferrer" target="_blank">
+            Track parcel{order.trackingNumber ? ` ${order.trackingNumber}` : ''}
+          </a>
+        )}
+        <button type="button" className="btn btn-outline" onClick={reorder}>
+          Reorder
+        </button>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,79 @@
+import type { CatalogueIndex } from '@/features/catalog/catalog';
+import type { Sql } from '@/server/db/database.server';
+import { lineProblem } from '../cart/cart.rules';
+import type { Order, OrderItem } from './orders';
+
+interface OrderRow {
+  id: string;
+  created_at: Date | string;
+  status: string | null;
+  total_cents: number;
+  tracking_number: string | null;
+  tracking_url: string | null;
+  estimated_delivery: Date | string | null;
+  items: {
+    product_id: number;
+    product_name: string;
+    image: string;
+    price_cents: number;
+    quantity: number;
+    selected_color: string | null;
+    selected_size: string | null;
+  }[];
+}
+
+/** A stored line as the history shows it: today's picture while the product is sold, and whether it can be reordered. */
+function toItem(row: OrderRow['items'][number], catalogue: CatalogueIndex): OrderItem {
+  const product = catalogue.get(row.product_id);
+  const line = { productId: row.product_id, quantity: 1, selectedColor: row.selected_color, selectedSize: row.selected_size };
+  return {
+    productId: row.product_id,
+    name: row.product_name,
+    image: product?.image ?? row.image,
+    priceCents: row.price_cents,
+    quantity: row.quantity,
+    selectedColor: row.selected_color,
+    selectedSize: row.selected_size,
+    available: Boolean(product?.inStock) && lineProblem(line, product) === null,
+  };
+}
+
+/** Only web links become a tracking link: anything else stored (a `javascript:` URL, say) is dropped. */
+function webUrl(value: string | null): string | null {
+  if (!value) return null;
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+const isoDate = (value: Date | string | null) =>
+  value === null ? null : (value instanceof Date ? value.toISOString() : String(value)).slice(0, 10);
+
+/** The signed-in shopper's orders with their lines, newest first (row-level security shows nobody else's). */
+export async function listOrders(tx: Sql, catalogue: CatalogueIndex): Promise<Order[]> {
+  const rows = await tx.query<OrderRow>(
+    `select o.id, o.created_at, o.status, o.total_cents, o.tracking_number, o.tracking_url, o.estimated_delivery,
+            coalesce((select json_agg(json_build_object(
+                        'product_id', i.product_id, 'product_name', i.product_name, 'image', i.image,
+                        'price_cents', i.price_cents, 'quantity', i.quantity,
+                        'selected_color', i.selected_color, 'selected_size', i.selected_size) order by i.id)
+                      from public.order_items i where i.order_id = o.id), '[]'::json) as items
+     from public.orders o
+     where o.user_id = (select auth.uid())
+     order by o.created_at desc, o.id`,
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    createdAt: new Date(row.created_at).toISOString(),
+    status: row.status,
+    totalCents: row.total_cents,
+    trackingNumber: row.tracking_number,
+    trackingUrl: webUrl(row.tracking_url),
+    estimatedDelivery: isoDate(row.estimated_delivery),
+    items: (typeof row.items === 'string' ? (JSON.parse(row.items) as OrderRow['items']) : row.items).map((i) =>
+      toItem(i, catalogue),
+    ),
+  }));
+}

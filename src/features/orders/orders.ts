@@ -1,0 +1,138 @@
+// Order history rules shared by the /orders island and the server: the order number, the status mapping (spec
+// section 4), the filters and sorting (section 9) and what a reorder puts in the cart.
+
+import type { CartLineInput } from '../cart/cart';
+
+export const ORDER_MESSAGES = {
+  loadFailed: 'Your orders could not be loaded just now. Please try again.',
+  /** Spec section 5. */
+  nothingToReorder: 'No items found in this order to reorder.',
+} as const;
+
+/** One line of a past order, as the history shows it. */
+export interface OrderItem {
+  productId: number;
+  name: string;
+  image: string;
+  priceCents: number;
+  quantity: number;
+  selectedColor: string | null;
+  selectedSize: string | null;
+  /** Whether the catalogue still sells this exact product, colour and size, so a reorder can add it. */
+  available: boolean;
+}
+
+/** A past order as `GET /api/orders` answers it. */
+export interface Order {
+  id: string;
+  /** ISO time. */
+  createdAt: string;
+  /** The stored status, as stored (see statusOf). */
+  status: string | null;
+  totalCents: number;
+  trackingNumber: string | null;
+  trackingUrl: string | null;
+  /** ISO date. */
+  estimatedDelivery: string | null;
+  items: OrderItem[];
+}
+
+/** How the history names an order: 'ORD-' and the id's last 6 characters, uppercased (spec section 9). */
+export function orderNumber(id: string): string {
+  return `ORD-${id.slice(-6).toUpperCase()}`;
+}
+
+export type StatusKey = 'processing' | 'shipped' | 'delivered' | 'cancelled';
+
+const STATUS_ALIASES: Record<string, StatusKey> = {
+  processing: 'processing',
+  pending: 'processing',
+  shipped: 'shipped',
+  shipping: 'shipped',
+  delivered: 'delivered',
+  completed: 'delivered',
+  cancelled: 'cancelled',
+  canceled: 'cancelled',
+};
+
+export const STATUS_LABELS: Record<StatusKey, string> = {
+  processing: 'Processing',
+  shipped: 'Shipped',
+  delivered: 'Delivered',
+  cancelled: 'Cancelled',
+};
+
+/** The stored status read case-insensitively; anything unknown or missing shows as Processing (spec section 4). */
+export function statusOf(stored: string | null | undefined): StatusKey {
+  return STATUS_ALIASES[(stored ?? '').trim().toLowerCase()] ?? 'processing';
+}
+
+export type StatusFilter = 'all' | StatusKey;
+export type DateFilter = 'all' | 'last30' | 'last90' | 'thisYear' | 'lastYear';
+export type SortOrder = 'newest' | 'oldest' | 'highest' | 'lowest';
+
+export interface HistoryView {
+  status: StatusFilter;
+  date: DateFilter;
+  sort: SortOrder;
+}
+
+export const DEFAULT_VIEW: HistoryView = { status: 'all', date: 'all', sort: 'newest' };
+
+export const STATUS_FILTERS: readonly [StatusFilter, string][] = [
+  ['all', 'All statuses'],
+  ...(Object.entries(STATUS_LABELS) as [StatusKey, string][]),
+];
+export const DATE_FILTERS: readonly [DateFilter, string][] = [
+  ['all', 'Any time'],
+  ['last30', 'Last 30 days'],
+  ['last90', 'Last 90 days'],
+  ['thisYear', 'This year'],
+  ['lastYear', 'Last year'],
+];
+export const SORT_ORDERS: readonly [SortOrder, string][] = [
+  ['newest', 'Newest first'],
+  ['oldest', 'Oldest first'],
+  ['highest', 'Highest value'],
+  ['lowest', 'Lowest value'],
+];
+
+const DAY_MS = 86_400_000;
+
+/** Whether an order placed at `at` falls in the date filter, seen from `now` (calendar years in the shopper's time zone). */
+function inDateRange(at: Date, filter: DateFilter, now: Date): boolean {
+  switch (filter) {
+    case 'all':
+      return true;
+    case 'last30':
+      return now.getTime() - at.getTime() <= 30 * DAY_MS;
+    case 'last90':
+      return now.getTime() - at.getTime() <= 90 * DAY_MS;
+    case 'thisYear':
+      return at.getFullYear() === now.getFullYear();
+    case 'lastYear':
+      return at.getFullYear() === now.getFullYear() - 1;
+  }
+}
+
+const COMPARE: Record<SortOrder, (a: Order, b: Order) => number> = {
+  newest: (a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt),
+  oldest: (a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt),
+  highest: (a, b) => b.totalCents - a.totalCents || COMPARE.newest(a, b),
+  lowest: (a, b) => a.totalCents - b.totalCents || COMPARE.newest(a, b),
+};
+
+/** The orders the history shows for a choice of filters and sorting. */
+export function viewOrders(orders: readonly Order[], view: HistoryView, now: Date): Order[] {
+  return orders
+    .filter((o) => view.status === 'all' || statusOf(o.status) === view.status)
+    .filter((o) => inDateRange(new Date(o.createdAt), view.date, now))
+    .sort(COMPARE[view.sort]);
+}
+
+/** What a reorder adds to the cart: every line the catalogue still sells, with its quantity, colour and size. */
+export function reorderLines(order: Order): CartLineInput[] {
+  return order.items
+    .filter((item) => item.available)
+    .map(({ productId, quantity, selectedColor, selectedSize }) => ({ productId, quantity, selectedColor, selectedSize }));
+}
