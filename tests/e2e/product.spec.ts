@@ -55,6 +55,28 @@ test.describe('product page', () => {
     await expect(page.getByText('Added 3 × Clinical Scrubs (Powder Blue, L) to your cart')).toBeVisible();
   });
 
+  test('a colour, size and quantity chosen before the page’s script has loaded are kept', async ({ page }) => {
+    // Hold the islands' code back, as a slow phone would, while the shopper chooses.
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/_astro\/islands\.[\w-]+\.js$/, async (route) => {
+      await gate;
+      await route.continue();
+    });
+    await page.goto('/product/3');
+    await page.getByRole('radio', { name: 'Grey' }).check();
+    await page.getByRole('radio', { name: 'S', exact: true }).check();
+    await page.getByLabel('Quantity').selectOption('2');
+    release();
+    await hydrated(page, '.purchase');
+    await expect(page.locator('.purchase legend').first()).toHaveText('Colour: Grey');
+    await expect(page.locator('.gallery-main img')).toHaveAttribute('alt', /grey/i);
+    await page.getByRole('button', { name: 'Add to Cart' }).click();
+    await expect(page.getByText('Added 2 × Clinical Scrubs (Grey, S) to your cart')).toBeVisible();
+  });
+
   test('guests are asked to log in to like or save a product', async ({ page }) => {
     await page.goto('/product/1');
     await hydrated(page, '.purchase');

@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { QUANTITY_CHOICES } from '../cart/cart';
 import { addToCart } from '../cart/cart.store';
 import { LOGIN_TO_SAVE } from '../favorites/favorites';
@@ -23,6 +23,19 @@ export default function ProductPurchase({ productId, name, colors, sizes, inStoc
   const [quantity, setQuantity] = useState(1);
   const [problem, setProblem] = useState<string | null>(null);
   const colorName = colors.find((c) => c.value === color)?.name;
+  const root = useRef<HTMLDivElement>(null);
+
+  // Choices made before this island hydrated are in the page's form controls (React leaves them alone) but not in
+  // its state: take them over, so a quick shopper on a slow phone does not lose them.
+  useEffect(() => {
+    const form = root.current;
+    if (!form) return;
+    const checked = (name: string) => form.querySelector<HTMLInputElement>(`input[name="${name}"]:checked`)?.value;
+    const early = { color: checked('colour'), size: checked('size'), quantity: Number(form.querySelector('select')?.value) };
+    if (early.color && !$selectedColor.get()) $selectedColor.set(early.color);
+    if (early.size) setSize(early.size);
+    if (early.quantity > 1) setQuantity(early.quantity);
+  }, []);
 
   function add() {
     if (colors.length > 0 && !color) return setProblem('Please choose a colour.');
@@ -34,7 +47,7 @@ export default function ProductPurchase({ productId, name, colors, sizes, inStoc
   }
 
   return (
-    <div className="purchase">
+    <div className="purchase" ref={root}>
       {colors.length > 0 && (
         <fieldset className="option-group">
           <legend>Colour{colorName ? <span className="option-chosen">: {colorName}</span> : null}</legend>
