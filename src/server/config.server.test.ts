@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.server';
+import { LIMITS } from './ratelimit.server';
 
 describe('configuration', () => {
   it('runs on the embedded defaults with no variables', () => {
@@ -8,7 +9,7 @@ describe('configuration', () => {
       auth: { kind: 'built-in' },
       mail: { kind: 'dev-mailbox', port: 8005, from: 'Aurelia <hello@aurelia-care.com>' },
       siteUrl: null,
-      signupLimit: { limit: 20, windowSeconds: 3600 },
+      limits: LIMITS,
     });
   });
 
@@ -37,14 +38,19 @@ describe('configuration', () => {
   it('refuses malformed values', () => {
     expect(() => loadConfig({ DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL must be a URL/);
     expect(() => loadConfig({ DEV_MAILBOX_PORT: '70000' })).toThrow();
-    for (const bad of ['0', '2.5', 'many', '20000']) {
-      expect(() => loadConfig({ SIGNUPS_PER_HOUR_PER_ADDRESS: bad })).toThrow(
-        /SIGNUPS_PER_HOUR_PER_ADDRESS must be a whole number from 1 to 10000/,
+    for (const bad of ['0', '2.5', 'many', '2000']) {
+      expect(() => loadConfig({ ADDRESS_LIMIT_FACTOR: bad })).toThrow(
+        /ADDRESS_LIMIT_FACTOR must be a whole number from 1 to 1000/,
       );
     }
   });
 
-  it('lets the shop raise the sign-ups one address may make in an hour', () => {
-    expect(loadConfig({ SIGNUPS_PER_HOUR_PER_ADDRESS: '200' }).signupLimit).toEqual({ limit: 200, windowSeconds: 3600 });
+  it('lets a shop whose shoppers share addresses multiply the per-address limits, and only those', () => {
+    const { limits } = loadConfig({ ADDRESS_LIMIT_FACTOR: '10' });
+    expect(limits.signupPerAddress).toEqual({ limit: 200, windowSeconds: 3600 });
+    expect(limits.loginPerAddress).toEqual({ limit: 500, windowSeconds: 300 });
+    expect(limits.contactPerAddress.limit).toBe(50);
+    expect(limits.loginPerEmail).toEqual(LIMITS.loginPerEmail);
+    expect(limits.reviewsPerShopper).toEqual(LIMITS.reviewsPerShopper);
   });
 });

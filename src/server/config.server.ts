@@ -1,5 +1,5 @@
 import { z } from 'astro/zod';
-import { LIMITS } from './ratelimit.server';
+import { limitsFor } from './ratelimit.server';
 
 /** Reads one group of variables that must be set together: all of them, or none (then the embedded default runs). */
 function group<K extends string>(env: NodeJS.ProcessEnv, name: string, keys: readonly K[]): Record<K, string> | null {
@@ -14,7 +14,7 @@ function group<K extends string>(env: NodeJS.ProcessEnv, name: string, keys: rea
   return Object.fromEntries(keys.map((k) => [k, (env[k] ?? '').trim()])) as Record<K, string>;
 }
 
-const SIGNUP_LIMIT_ERROR = 'SIGNUPS_PER_HOUR_PER_ADDRESS must be a whole number from 1 to 10000';
+const FACTOR_ERROR = 'ADDRESS_LIMIT_FACTOR must be a whole number from 1 to 1000';
 const url = (name: string) => z.url({ error: `${name} must be a URL` });
 
 /** The server's configuration, validated once at start-up; a wrong or half-set value stops the server with a clear message. */
@@ -28,12 +28,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       SITE_URL: url('SITE_URL').optional(),
       DEV_MAILBOX_PORT: z.coerce.number().int().min(1).max(65535).default(8005),
       MAIL_FROM: z.email().default('Aurelia <hello@aurelia-care.com>'),
-      SIGNUPS_PER_HOUR_PER_ADDRESS: z.coerce
-        .number({ error: SIGNUP_LIMIT_ERROR })
-        .int({ error: SIGNUP_LIMIT_ERROR })
-        .min(1, { error: SIGNUP_LIMIT_ERROR })
-        .max(10_000, { error: SIGNUP_LIMIT_ERROR })
-        .default(LIMITS.signupPerAddress.limit),
+      ADDRESS_LIMIT_FACTOR: z.coerce
+        .number({ error: FACTOR_ERROR })
+        .int({ error: FACTOR_ERROR })
+        .min(1, { error: FACTOR_ERROR })
+        .max(1000, { error: FACTOR_ERROR })
+        .default(1),
     })
     .parse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')));
   if (supabase) url('SUPABASE_URL').parse(supabase.SUPABASE_URL);
@@ -54,8 +54,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
         } as const)
       : ({ kind: 'dev-mailbox', port: parsed.DEV_MAILBOX_PORT, from: parsed.MAIL_FROM } as const),
     siteUrl: parsed.SITE_URL ?? null,
-    /** Accounts one address may create per hour: 20 unless raised (a shop counter or a campus behind one address). */
-    signupLimit: { ...LIMITS.signupPerAddress, limit: parsed.SIGNUPS_PER_HOUR_PER_ADDRESS },
+    /** The rate limits, per-address ones multiplied by ADDRESS_LIMIT_FACTOR (see limitsFor). */
+    limits: limitsFor(parsed.ADDRESS_LIMIT_FACTOR),
   };
 }
 

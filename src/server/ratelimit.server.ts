@@ -23,6 +23,19 @@ export const LIMITS = {
   newsletterPerShopper: { limit: 10, windowSeconds: 600 },
 } as const satisfies Record<string, Limit>;
 
+export type Limits = { [K in keyof typeof LIMITS]: Limit };
+
+/**
+ * The limits with every per-address one multiplied by `addressFactor`: where many shoppers reach the shop from one
+ * address (a shared proxy, a campus, the end-to-end tests), the counters per address need room for all of them.
+ * Limits per e-mail and per shopper stay as they are.
+ */
+export function limitsFor(addressFactor: number): Limits {
+  return Object.fromEntries(
+    Object.entries(LIMITS).map(([name, l]) => [name, name.endsWith('PerAddress') ? { ...l, limit: l.limit * addressFactor } : l]),
+  ) as Limits;
+}
+
 /**
  * Counts a hit in a fixed window shared through the database, so every server process agrees.
  * Returns how many seconds to wait when the limit is passed.

@@ -76,6 +76,7 @@ test.describe('accounts', () => {
     await expect(page.getByRole('main').getByRole('status')).toHaveText('Your password has been changed. Please log in.');
 
     await page.getByRole('button', { name: 'Log in' }).last().click();
+    await expect(page.getByRole('dialog')).toBeVisible(); // its code loads on first use: wait, do not race it
     await logIn(page, shopper.email, 'new-lavender-9');
     await expect(page.getByTestId('online-indicator')).toHaveText('Online: Rosa');
 

@@ -3,7 +3,7 @@ import { AUTH_MESSAGES, normalizeEmail } from '@/features/auth/auth.rules';
 import { loginBody } from '@/server/auth/auth.schemas';
 import { activeSession } from '@/server/auth/session.server';
 import { cookieJar, json, problem, readJson, tooManyRequests } from '@/server/http.server';
-import { hitAll, LIMITS } from '@/server/ratelimit.server';
+import { hitAll } from '@/server/ratelimit.server';
 import { getServices, publicUser } from '@/server/services.server';
 
 export const prerender = false;
@@ -12,11 +12,11 @@ export const prerender = false;
 export const POST: APIRoute = async ({ request, cookies, clientAddress }) => {
   const body = await readJson(request, loginBody);
   if ('response' in body) return body.response;
-  const { db, auth } = await getServices();
+  const { db, auth, config } = await getServices();
   // Per address and per e-mail: one guesser cannot lock a shopper out from everywhere, nor try many accounts.
   const limited = await hitAll(db, [
-    [`login:ip:${clientAddress}`, LIMITS.loginPerAddress],
-    [`login:email:${normalizeEmail(body.data.email)}`, LIMITS.loginPerEmail],
+    [`login:ip:${clientAddress}`, config.limits.loginPerAddress],
+    [`login:email:${normalizeEmail(body.data.email)}`, config.limits.loginPerEmail],
   ]);
   if (!limited.ok) return tooManyRequests(limited.retryAfter, AUTH_MESSAGES.tooManyAttempts);
   const jar = cookieJar(request, cookies);

@@ -2,7 +2,7 @@ import type { APIRoute } from 'astro';
 import { AUTH_MESSAGES, normalizeEmail } from '@/features/auth/auth.rules';
 import { resetRequestBody } from '@/server/auth/auth.schemas';
 import { json, readJson, tooManyRequests } from '@/server/http.server';
-import { hitAll, LIMITS } from '@/server/ratelimit.server';
+import { hitAll } from '@/server/ratelimit.server';
 import { getServices, linkOrigin } from '@/server/services.server';
 
 export const prerender = false;
@@ -13,8 +13,8 @@ export const POST: APIRoute = async ({ request, clientAddress }) => {
   if ('response' in body) return body.response;
   const { db, auth, config } = await getServices();
   const limited = await hitAll(db, [
-    [`reset:ip:${clientAddress}`, LIMITS.resetPerAddress],
-    [`reset:email:${normalizeEmail(body.data.email)}`, LIMITS.resetPerEmail],
+    [`reset:ip:${clientAddress}`, config.limits.resetPerAddress],
+    [`reset:email:${normalizeEmail(body.data.email)}`, config.limits.resetPerEmail],
   ]);
   if (!limited.ok) return tooManyRequests(limited.retryAfter, AUTH_MESSAGES.tooManyAttempts);
   await auth.requestPasswordReset(body.data.email, { origin: linkOrigin(config, request) });

@@ -2,7 +2,7 @@ import type { APIRoute } from 'astro';
 import { AUTH_MESSAGES } from '@/features/auth/auth.rules';
 import { resetBody } from '@/server/auth/auth.schemas';
 import { json, problem, readJson, tooManyRequests } from '@/server/http.server';
-import { hit, LIMITS } from '@/server/ratelimit.server';
+import { hit } from '@/server/ratelimit.server';
 import { getServices } from '@/server/services.server';
 
 export const prerender = false;
@@ -11,8 +11,8 @@ export const prerender = false;
 export const POST: APIRoute = async ({ request, clientAddress }) => {
   const body = await readJson(request, resetBody);
   if ('response' in body) return body.response;
-  const { db, auth } = await getServices();
-  const limited = await hit(db, `reset:ip:${clientAddress}`, LIMITS.resetPerAddress);
+  const { db, auth, config } = await getServices();
+  const limited = await hit(db, `reset:ip:${clientAddress}`, config.limits.resetPerAddress);
   if (!limited.ok) return tooManyRequests(limited.retryAfter, AUTH_MESSAGES.tooManyAttempts);
   const result = await auth.resetPassword({ token: body.data.token, password: body.data.password });
   if (!result.ok) return problem(400, result.error.code, result.error.message);

@@ -12,7 +12,7 @@ export const POST: APIRoute = async ({ request, clientAddress }) => {
   const body = await readJson(request, signUpBody);
   if ('response' in body) return body.response;
   const { db, auth, config } = await getServices();
-  const limited = await hit(db, `signup:${clientAddress}`, config.signupLimit);
+  const limited = await hit(db, `signup:${clientAddress}`, config.limits.signupPerAddress);
   if (!limited.ok) return tooManyRequests(limited.retryAfter, AUTH_MESSAGES.tooManyAttempts);
   const result = await auth.signUp(body.data, { origin: linkOrigin(config, request) });
   if (!result.ok) return problem(400, result.error.code, result.error.message);
