@@ -109,6 +109,10 @@ test.describe('cart', () => {
     await expect(scrubs.getByText('$45.00 each')).toBeVisible();
     await expect(scrubs.locator('.cart-line-total')).toHaveText('$90.00');
     await expect(drawer.getByTestId('cart-subtotal')).toHaveText('$100.00');
+    // Shipping estimated by weight (2 × 1.2 lb + 0.25 lb: up to 3 lb, $15), tax 8.9% of the subtotal.
+    await expect(drawer.getByTestId('cart-shipping')).toHaveText('$15.00');
+    await expect(drawer.getByTestId('cart-tax')).toHaveText('$8.90');
+    await expect(drawer.getByTestId('cart-total')).toHaveText('$123.90');
     await expect(drawer.getByRole('link', { name: 'Clinical Scrubs' })).toHaveAttribute('href', '/product/3');
     // Checkout is later work: the button says so rather than pretending.
     await expect(drawer.getByRole('button', { name: 'Checkout' })).toBeDisabled();
@@ -127,6 +131,7 @@ test.describe('cart', () => {
     await page.keyboard.press('Enter'); // refused, and focus stays put
     expect(await drawerLines(page)).toEqual(['5 × Clinical Scrubs (Powder Blue, L)', '2 × Turmeric Face Soap']);
     await expect(drawer.getByTestId('cart-subtotal')).toHaveText('$245.00');
+    await expect(drawer.getByTestId('cart-shipping')).toHaveText('$35.00'); // 6.5 lb: up to 10 lb
 
     // Decreasing to 0 removes the line (spec section 5); focus stays in the drawer.
     const fewer = drawer.getByRole('button', { name: 'Decrease quantity of Turmeric Face Soap' });

@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { type MouseEvent, useEffect, useId, useMemo, useRef } from 'react';
 import { formatPrice } from '../catalog/catalog';
+import { estimatedShippingCents, orderTotals, parcelWeightLb } from '../checkout/pricing';
 import { type CartLine, type CartProduct, MAX_QUANTITY } from './cart';
 import { CART_MESSAGES, knownLines, setQuantity, subtotal } from './cart.rules';
 import { $cart } from './cart.store';
@@ -43,6 +44,10 @@ export default function CartDrawer({ open, products, onClose }: CartDrawerProps)
     }
     if (!open && d.open) d.close();
   }, [open, catalogue]);
+
+  // What the server will charge, as far as the cart can tell: shipping by the parcel's weight until the address is known.
+  const weight = parcelWeightLb(lines, (id) => catalogue.get(id)?.weight);
+  const totals = orderTotals(subtotal(lines, catalogue), estimatedShippingCents(weight));
 
   function change(line: CartLine, quantity: number) {
     // The line's buttons go with it: focus moves to the drawer's title rather than being lost.
@@ -126,9 +131,23 @@ export default function CartDrawer({ open, products, onClose }: CartDrawerProps)
             <div className="cart-summary">
               <p className="cart-subtotal">
                 <span>Subtotal</span>
-                <strong data-testid="cart-subtotal">{formatPrice(subtotal(lines, catalogue))}</strong>
+                <strong data-testid="cart-subtotal">{formatPrice(totals.subtotalCents)}</strong>
               </p>
-              <p className="cart-note">Shipping and tax are added at checkout. Free shipping on orders of $500 or more.</p>
+              <p className="cart-row">
+                <span>Shipping (estimate)</span>
+                <span data-testid="cart-shipping">{totals.shippingCents === 0 ? 'Free' : formatPrice(totals.shippingCents)}</span>
+              </p>
+              <p className="cart-row">
+                <span>Tax (8.9%)</span>
+                <span data-testid="cart-tax">{formatPrice(totals.taxCents)}</span>
+              </p>
+              <p className="cart-subtotal cart-total">
+                <span>Estimated total</span>
+                <strong data-testid="cart-total">{formatPrice(totals.totalCents)}</strong>
+              </p>
+              <p className="cart-note">
+                Shipping is estimated by weight until checkout knows your address. Free shipping on orders of $500 or more.
+              </p>
               <button type="button" className="btn cart-checkout" disabled aria-describedby={noteId}>
                 Checkout
               </button>

@@ -52,6 +52,7 @@ export function cartProducts(products: readonly Product[]): CartProduct[] {
     sizes: [...p.sizes],
     colorNames: Object.fromEntries(p.colors.map((c) => [c.value, c.name])),
     colorImages: Object.fromEntries(p.colors.flatMap((c) => (c.image ? [[c.value, c.image.src.src]] : []))),
+    weight: p.weight,
   }));
 }
 

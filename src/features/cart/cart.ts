@@ -38,6 +38,8 @@ export interface CartProduct extends CartRulesProduct {
   colorNames: Record<string, string>;
   /** Colour value → the picture of that colour, when there is one. */
   colorImages: Record<string, string>;
+  /** Shipping weight in pounds (the drawer's shipping estimate). */
+  weight: number;
 }
 
 /** Quantities the product page offers (spec section 9). */

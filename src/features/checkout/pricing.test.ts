@@ -1,0 +1,78 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { estimatedShippingCents, fallbackShippingCents, orderTotals, parcelWeightLb, shippingCents, taxCents } from './pricing';
+
+describe('pricing (spec section 9)', () => {
+  it('charges 8.9% tax on the subtotal, rounded to the cent', () => {
+    expect(taxCents(10_000)).toBe(890);
+    expect(taxCents(4_500)).toBe(401); // 400.5 → 401
+    expect(taxCents(1_000)).toBe(89);
+    expect(taxCents(0)).toBe(0);
+  });
+
+  it('ships free from a $500 subtotal, and charges the chosen rate below it', () => {
+    expect(shippingCents(49_999, 1_500)).toBe(1_500);
+    expect(shippingCents(50_000, 1_500)).toBe(0);
+    expect(shippingCents(90_000, 4_500)).toBe(0);
+  });
+
+  it('totals subtotal + shipping + tax', () => {
+    expect(orderTotals(4_500, 1_500)).toEqual({ subtotalCents: 4_500, shippingCents: 1_500, taxCents: 401, totalCents: 6_401 });
+    expect(orderTotals(50_000, 1_500)).toEqual({ subtotalCents: 50_000, shippingCents: 0, taxCents: 4_450, totalCents: 54_450 });
+    fc.assert(
+      fc.property(fc.nat(10_000_000), fc.nat(100_000), (subtotal, rate) => {
+        const t = orderTotals(subtotal, rate);
+        return (
+          t.totalCents === t.subtotalCents + t.shippingCents + t.taxCents &&
+          Number.isInteger(t.taxCents) &&
+          (subtotal >= 50_000 ? t.shippingCents === 0 : t.shippingCents === rate)
+        );
+      }),
+    );
+  });
+
+  it('weighs the parcel: item weight (1 lb when unknown) times quantity, at least 0.5 lb', () => {
+    const weights = new Map([
+      [1, 0.6],
+      [3, 1.2],
+    ]);
+    const weightOf = (id: number) => weights.get(id);
+    expect(parcelWeightLb([{ productId: 1, quantity: 2 }], weightOf)).toBe(1.2);
+    expect(
+      parcelWeightLb(
+        [
+          { productId: 1, quantity: 1 },
+          { productId: 3, quantity: 2 },
+        ],
+        weightOf,
+      ),
+    ).toBe(3);
+    expect(parcelWeightLb([{ productId: 99, quantity: 2 }], weightOf)).toBe(2);
+    expect(parcelWeightLb([{ productId: 1, quantity: 0 }], weightOf)).toBe(0.5);
+    expect(parcelWeightLb([], weightOf)).toBe(0.5);
+  });
+
+  it('estimates shipping by weight before the state is known', () => {
+    const table: [number, number][] = [
+      [0.5, 1000],
+      [1, 1000],
+      [1.01, 1500],
+      [3, 1500],
+      [3.5, 2500],
+      [5, 2500],
+      [7, 3500],
+      [10, 3500],
+      [10.2, 4500],
+      [40, 4500],
+    ];
+    for (const [lb, cents] of table) expect(estimatedShippingCents(lb), `${lb} lb`).toBe(cents);
+  });
+
+  it('falls back to $10 for nearby states, else $15, plus $3 per whole pound', () => {
+    expect(fallbackShippingCents('GA', 0.5)).toBe(1000);
+    expect(fallbackShippingCents('fl', 2.9)).toBe(1600);
+    for (const state of ['GA', 'FL', 'AL', 'SC', 'NC', 'TN']) expect(fallbackShippingCents(state, 1)).toBe(1300);
+    expect(fallbackShippingCents('NY', 0.5)).toBe(1500);
+    expect(fallbackShippingCents('CA', 3.2)).toBe(2400);
+  });
+});

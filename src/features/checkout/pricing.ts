@@ -1,0 +1,69 @@
+// What an order costs, by the spec's rules (section 9), in integer cents. The server computes every amount with these
+// functions from the catalogue; the browser uses the same ones only to show the shopper what the server will charge.
+
+import type { CartLineInput } from '../cart/cart';
+
+/** Tax: 8.9% of the subtotal. */
+export const TAX_RATE = 0.089;
+
+/** Orders with a subtotal of at least $500 ship free. */
+export const FREE_SHIPPING_FROM_CENTS = 50_000;
+
+/** The parcel every order ships in, 10 × 8 × 4 inches. */
+export const PARCEL = { length: 10, width: 8, height: 4, distanceUnit: 'in' } as const;
+
+/** A product without a weight counts as 1 lb; a parcel weighs at least 0.5 lb. */
+export const DEFAULT_ITEM_WEIGHT_LB = 1;
+export const MIN_PARCEL_WEIGHT_LB = 0.5;
+
+/** States shipped at the lower fallback base rate (near the Georgia warehouse). */
+export const NEARBY_STATES: readonly string[] = ['GA', 'FL', 'AL', 'SC', 'NC', 'TN'];
+
+/** Tax on a subtotal, rounded to the cent. */
+export function taxCents(subtotalCents: number): number {
+  return Math.round(subtotalCents * TAX_RATE);
+}
+
+/** The parcel's weight in pounds: each item's weight (1 lb when unknown) times its quantity, at least 0.5 lb. */
+export function parcelWeightLb(
+  lines: readonly Pick<CartLineInput, 'productId' | 'quantity'>[],
+  weightOf: (productId: number) => number | undefined,
+): number {
+  const total = lines.reduce((lb, l) => lb + (weightOf(l.productId) ?? DEFAULT_ITEM_WEIGHT_LB) * l.quantity, 0);
+  // Rounded to the ounce's neighbourhood so floating sums (0.1 + 0.2) do not leak into prices.
+  return Math.max(MIN_PARCEL_WEIGHT_LB, Math.round(total * 1000) / 1000);
+}
+
+/** Shipping shown before the shopper's state is known, by weight: up to 1 lb $10, 3 lb $15, 5 lb $25, 10 lb $35, else $45. */
+export function estimatedShippingCents(weightLb: number): number {
+  if (weightLb <= 1) return 1000;
+  if (weightLb <= 3) return 1500;
+  if (weightLb <= 5) return 2500;
+  if (weightLb <= 10) return 3500;
+  return 4500;
+}
+
+/** The rate when no carrier rate is available: $10 to nearby states, else $15, plus $3 per whole pound. */
+export function fallbackShippingCents(state: string, weightLb: number): number {
+  const base = NEARBY_STATES.includes(state.trim().toUpperCase()) ? 1000 : 1500;
+  return base + 300 * Math.floor(weightLb);
+}
+
+/** What shipping costs the shopper: nothing from $500, else the chosen rate. */
+export function shippingCents(subtotalCents: number, rateCents: number): number {
+  return subtotalCents >= FREE_SHIPPING_FROM_CENTS ? 0 : rateCents;
+}
+
+export interface OrderTotals {
+  subtotalCents: number;
+  shippingCents: number;
+  taxCents: number;
+  totalCents: number;
+}
+
+/** Subtotal, shipping (free from $500), tax on the subtotal, and total = subtotal + shipping + tax. */
+export function orderTotals(subtotalCents: number, rateCents: number): OrderTotals {
+  const shipping = shippingCents(subtotalCents, rateCents);
+  const tax = taxCents(subtotalCents);
+  return { subtotalCents, shippingCents: shipping, taxCents: tax, totalCents: subtotalCents + shipping + tax };
+}
