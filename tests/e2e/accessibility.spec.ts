@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { openAccountDialog } from './accounts';
+import { hydrated } from './islands';
 
 // /orders sends guests home; its signed-in history is checked in orders.spec.ts.
 
@@ -45,3 +46,18 @@ for (const pane of ['Log in', 'Sign up'] as const) {
     expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
   });
 }
+
+test('toasts on screen (an error and a success) have no WCAG 2.2 AA violations', async ({ page }) => {
+  await page.goto('/product/8');
+  await hydrated(page, '.purchase');
+  await hydrated(page, '.like-button');
+  await page.getByRole('button', { name: /Like this product/ }).click();
+  await page.getByRole('button', { name: 'Add to Cart' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Login to like products' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Added 1 × Turmeric Face Soap to your cart' })).toBeVisible();
+  const results = await new AxeBuilder({ page })
+    .include('.toaster')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+});

@@ -50,7 +50,6 @@ function Toast({ toast }: { toast: ToastMessage }) {
   return (
     <li
       className={`toast toast-${toast.kind}`}
-      role={toast.kind === 'error' ? 'alert' : 'status'}
       ref={(el) => {
         // Set through the DOM, not a style attribute, so the CSP's style-src needs no 'unsafe-inline'.
         if (el) el.style.transform = dx ? `translateX(${dx}px)` : '';
@@ -62,7 +61,8 @@ function Toast({ toast }: { toast: ToastMessage }) {
       onMouseEnter={() => setPaused(true)}
       onMouseLeave={() => setPaused(false)}
     >
-      <div className="toast-body">
+      {/* The role is on the content, not the list item: an <li> must stay a list item for the list to be valid. */}
+      <div className="toast-body" role={toast.kind === 'error' ? 'alert' : 'status'}>
         <p className="toast-title">{toast.title}</p>
         {toast.description && <p className="toast-description">{toast.description}</p>}
       </div>
