@@ -7,8 +7,15 @@ import { defineConfig, passthroughImageService } from 'astro/config';
 // Canonical URLs, Open Graph tags and the sitemap need the public origin at build time.
 const site = process.env.SITE_URL ?? `http://${process.env.HOST ?? '127.0.0.1'}:${process.env.PORT ?? '4321'}`;
 
-/** Islands of one page each, other than the product pages: they stay out of the shared chunk. */
-const PAGE_ISLANDS = /[\\/](CatalogBrowser|Wishlist|OrderHistory|ContactForm|ResetPasswordForm)\.tsx$/;
+/**
+ * What only one page other than the product pages loads: those islands, and the modules only they use. They stay out
+ * of the shared chunk, which every page loads.
+ */
+const PAGE_ONLY = [
+  /[\\/](CatalogBrowser|Wishlist|OrderHistory|ContactForm|ResetPasswordForm)\.tsx$/,
+  /[\\/]features[\\/](orders|contact)[\\/]/,
+  /[\\/]features[\\/]favorites[\\/]wishlist\./,
+];
 
 /**
  * The browser's code in two long-lived pieces instead of some twenty small files: React, and everything else the
@@ -29,7 +36,7 @@ const clientChunks = {
             codeSplitting: {
               groups: [
                 { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, tags: ['$initial'], priority: 2 },
-                { name: 'islands', test: (id) => !PAGE_ISLANDS.test(id), tags: ['$initial'], priority: 1 },
+                { name: 'islands', test: (id) => !PAGE_ONLY.some((r) => r.test(id)), tags: ['$initial'], priority: 1 },
               ],
             },
           },
