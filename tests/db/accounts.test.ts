@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CookieJar, CookieOptions } from '@/server/auth/auth.port';
 import { createBuiltInAuth, SESSION_COOKIE } from '@/server/auth/builtin.server';
 import { activeSession } from '@/server/auth/session.server';
-import type { Database } from '@/server/db/database.server';
 import { asService } from '@/server/db/roles.server';
-import { freshDatabase, TEST_DATABASE_KIND } from './test-database';
+import { suiteDatabase, TEST_DATABASE_KIND } from './test-database';
 
 /** A browser's cookie store, in memory. */
 function browser(): CookieJar & { cookies: Map<string, { value: string; options: CookieOptions }> } {
@@ -19,11 +18,7 @@ function browser(): CookieJar & { cookies: Map<string, { value: string; options:
   };
 }
 
-let db: Database;
-beforeAll(async () => {
-  db = await freshDatabase();
-}, 60_000);
-afterAll(() => db?.close());
+const db = suiteDatabase();
 
 const origin = 'http://shop.test';
 const auth = () => createBuiltInAuth({ db, secureCookies: false });

@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { contactBody, saveContactMessage } from '@/features/contact/contact.server';
-import type { Database } from '@/server/db/database.server';
 import { asShopper } from '@/server/db/roles.server';
-import { freshDatabase, TEST_DATABASE_KIND } from './test-database';
+import { suiteDatabase, TEST_DATABASE_KIND } from './test-database';
 
-let db: Database;
-beforeAll(async () => {
-  db = await freshDatabase();
-}, 60_000);
-afterAll(() => db?.close());
+const db = suiteDatabase();
 
 describe(`contact messages on ${TEST_DATABASE_KIND}`, () => {
   it('a guest sends one; it is stored trimmed, and the guest cannot read it back', async () => {

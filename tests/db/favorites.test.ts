@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   addFavorite,
   clearFavorites,
@@ -6,17 +6,12 @@ import {
   listFavorites,
   removeFavorite,
 } from '@/features/favorites/favorites.server';
-import type { Database } from '@/server/db/database.server';
 import { asService, asShopper, type ShopperClaims } from '@/server/db/roles.server';
 import { loadCatalogueIndex } from '../unit/load-catalogue';
 import { newShopper, sqlstate } from './shopper-fixtures';
-import { freshDatabase, TEST_DATABASE_KIND } from './test-database';
+import { suiteDatabase, TEST_DATABASE_KIND } from './test-database';
 
-let db: Database;
-beforeAll(async () => {
-  db = await freshDatabase();
-}, 60_000);
-afterAll(() => db?.close());
+const db = suiteDatabase();
 
 const catalogue = loadCatalogueIndex();
 

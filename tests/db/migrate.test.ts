@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@/server/db/database.server';
+import { describe, expect, it } from 'vitest';
 import { migrate } from '@/server/db/migrate.server';
 import { asService, asShopper } from '@/server/db/roles.server';
-import { freshDatabase, TEST_DATABASE_KIND } from './test-database';
+import { suiteDatabase, TEST_DATABASE_KIND } from './test-database';
 
-let db: Database;
-beforeAll(async () => {
-  db = await freshDatabase();
-}, 60_000);
-afterAll(() => db?.close());
+const db = suiteDatabase();
 
 describe(`migrations on ${TEST_DATABASE_KIND}`, () => {
   it('are recorded, and a second run applies nothing', async () => {

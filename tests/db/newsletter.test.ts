@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isSubscribed, subscribe, unsubscribe } from '@/features/newsletter/newsletter.server';
-import type { Database, Sql } from '@/server/db/database.server';
+import type { Sql } from '@/server/db/database.server';
 import { asService, asShopper, type ShopperClaims } from '@/server/db/roles.server';
 import { newShopper, sqlstate } from './shopper-fixtures';
-import { freshDatabase, TEST_DATABASE_KIND } from './test-database';
+import { suiteDatabase, TEST_DATABASE_KIND } from './test-database';
 
-let db: Database;
-beforeAll(async () => {
-  db = await freshDatabase();
-}, 60_000);
-afterAll(() => db?.close());
+const db = suiteDatabase();
 
 const as = <T>(claims: ShopperClaims | null, fn: (tx: Sql) => Promise<T>) => asShopper(db, claims, fn);
 const stored = () =>

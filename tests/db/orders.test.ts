@@ -1,17 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listOrders } from '@/features/orders/orders.server';
-import type { Database } from '@/server/db/database.server';
 import { asShopper, type ShopperClaims } from '@/server/db/roles.server';
 import { loadCatalogueIndex } from '../unit/load-catalogue';
 import { newShopper } from './shopper-fixtures';
-import { freshDatabase, TEST_DATABASE_KIND } from './test-database';
+import { suiteDatabase, TEST_DATABASE_KIND } from './test-database';
 
-let db: Database;
-beforeAll(async () => {
-  db = await freshDatabase();
-}, 60_000);
-afterAll(() => db?.close());
+const db = suiteDatabase();
 
 const catalogue = loadCatalogueIndex();
 const history = (claims: ShopperClaims | null) => asShopper(db, claims, (tx) => listOrders(tx, catalogue));

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Database } from '@/server/db/database.server';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { asService } from '@/server/db/roles.server';
 import { readDevMailbox, startDevMailbox } from '@/server/mail/dev-mailbox.server';
 import type { MailMessage, MailPort } from '@/server/mail/mail.port';
@@ -14,13 +13,9 @@ import {
   retryDelaySeconds,
   startOutboxWorker,
 } from '@/server/outbox/outbox.server';
-import { freshDatabase, TEST_DATABASE_KIND } from './test-database';
+import { suiteDatabase, TEST_DATABASE_KIND } from './test-database';
 
-let db: Database;
-beforeAll(async () => {
-  db = await freshDatabase();
-}, 60_000);
-afterAll(() => db?.close());
+const db = suiteDatabase();
 
 // Failures are logged with console.warn by design; tests that expect one read it from here.
 let warn: ReturnType<typeof vi.spyOn>;

@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@/server/db/database.server';
+import { describe, expect, it } from 'vitest';
 import { hit } from '@/server/ratelimit.server';
-import { freshDatabase, TEST_DATABASE_KIND } from './test-database';
+import { suiteDatabase, TEST_DATABASE_KIND } from './test-database';
 
-let db: Database;
-beforeAll(async () => {
-  db = await freshDatabase();
-}, 60_000);
-afterAll(() => db?.close());
+const db = suiteDatabase();
 
 describe(`rate limits on ${TEST_DATABASE_KIND}`, () => {
   it('allow the limit, then refuse with the seconds left in the window', async () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import type { Database } from '@/server/db/database.server';
 import { migrate } from '@/server/db/migrate.server';
 import { openPglite } from '@/server/db/pglite.server';
@@ -33,4 +34,26 @@ export async function freshDatabase(): Promise<Database> {
       await admin.close();
     },
   };
+}
+
+/**
+ * The database of one test file: fresh before its first test, closed after its last. Use it at the top of a file;
+ * the handle forwards to the database the file's `beforeAll` opened.
+ */
+export function suiteDatabase(): Database {
+  let db: Database | undefined;
+  beforeAll(async () => {
+    db = await freshDatabase();
+  }, 60_000);
+  afterAll(() => db?.close());
+  const current = (): Database => {
+    if (!db) throw new Error('The suite database opens in beforeAll: use it inside a test or a hook.');
+    return db;
+  };
+  return new Proxy({} as Database, {
+    get(_, key) {
+      const value = Reflect.get(current(), key);
+      return typeof value === 'function' ? value.bind(current()) : value;
+    },
+  });
 }
