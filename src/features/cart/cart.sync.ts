@@ -85,19 +85,31 @@ export function startCartSync(products: readonly CartProduct[]): void {
     if (failure) notify.error(CART_MESSAGES.saveFailed, { description: failure });
   }
 
-  function save(): Promise<void> {
-    clearTimeout(timer);
-    timer = undefined;
-    queue = queue.then(() => send(false));
+  /** Saves in flight or waiting in the queue. */
+  let sending = 0;
+
+  function enqueue(keepalive: boolean): Promise<void> {
+    sending++;
+    queue = queue.then(() => send(keepalive)).finally(() => sending--);
     return queue;
   }
 
-  /** A save still waiting for its pause goes out at once when the page is hidden or closed. */
+  function save(): Promise<void> {
+    clearTimeout(timer);
+    timer = undefined;
+    return enqueue(false);
+  }
+
+  /**
+   * A save still waiting for its pause goes out at once when the page is hidden or closed, with keepalive so it
+   * outlives the page. Behind a save in flight it waits its turn, so an older cart never lands after a newer one.
+   */
   function flush(): void {
     if (timer === undefined) return;
     clearTimeout(timer);
     timer = undefined;
-    void send(true);
+    if (sending > 0) void enqueue(true);
+    else void send(true);
   }
 
   async function follow(): Promise<void> {
@@ -113,17 +125,18 @@ export function startCartSync(products: readonly CartProduct[]): void {
         // A shopper's cart is in this browser: if their session has ended meanwhile, it must not stay on show.
         early = load();
         const r = await early;
-        if (!r.ok && r.status === 401 && !$user.get()) {
-          early = null;
-          clearCart();
-        }
+        if ($user.get()) return; // signed in meanwhile: follow() decides what to do with the answer
+        early = null;
+        if (!r.ok && r.status === 401) clearCart();
       }
       return;
     }
     if (following === user.id) return;
     following = user.id;
-    const r = await (early ?? load());
+    // A GET sent before the page knew who is signed in counts only if it got an answer; else ask again.
+    const first = early ? await early : null;
     early = null;
+    const r = first?.ok ? first : await load();
     if (following !== user.id) return;
     if (!r.ok) {
       following = null;
@@ -138,8 +151,10 @@ export function startCartSync(products: readonly CartProduct[]): void {
       saved: r.data.lines,
     });
     apply(next.lines, user.id);
+    // What the server holds now: if the merged cart's save does not arrive (a page left at once, a failure), the
+    // next page sees unsaved local lines and pushes them, instead of taking the server's and losing the guest's.
+    $cartSaved.set(JSON.stringify(r.data.lines));
     if (next.save) await save();
-    else $cartSaved.set(JSON.stringify(next.lines));
   }
 
   $cart.listen(() => {

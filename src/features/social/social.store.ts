@@ -45,20 +45,29 @@ export interface FavoritesState {
 export const $favorites = atom<FavoritesState>({ items: [], status: 'loading' });
 
 /** Fetches the list again (after signing in or out, or when the wishlist page retries). */
+// Only the newest answer counts: one that arrives after the shopper signed in or out (or after a newer request) was
+// for someone else's view and is dropped.
+let favoritesRequest = 0;
+let likesRequest = 0;
+
 export async function loadFavorites(): Promise<void> {
+  const request = ++favoritesRequest;
   if (!$user.get()) return $favorites.set({ items: [], status: 'ready' });
   $favorites.set({ ...$favorites.get(), status: 'loading' });
   const r = await api<{ favorites: Favorite[] }>('/api/favorites');
+  if (request !== favoritesRequest) return;
   $favorites.set({ items: r.ok ? r.data.favorites : [], status: r.ok ? 'ready' : 'failed' });
+}
+
+async function loadLikes(): Promise<void> {
+  const request = ++likesRequest;
+  const r = await api<LikesSummary>('/api/likes');
+  if (r.ok && request === likesRequest) $likes.set(r.data);
 }
 
 // Each loads when an island first shows it, and again whenever the shopper signs in or out; pages without likes or
 // favorites ask for neither.
-onMount($likes, () =>
-  $user.subscribe(() => {
-    api<LikesSummary>('/api/likes').then((r) => r.ok && $likes.set(r.data));
-  }),
-);
+onMount($likes, () => $user.subscribe(() => void loadLikes()));
 onMount($favorites, () => $user.subscribe(() => loadFavorites()));
 
 const pendingFavorites = new Set<number>();
