@@ -30,9 +30,9 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], launchOptions: { executablePath, args: CHROMIUM_ARGS } } }],
   webServer: {
-    command: 'node dist/server/entry.mjs',
-    // The session endpoint starts the server's ports (database, migrations, mailbox): tests begin once it answers.
-    url: `${baseURL}/api/auth/session`,
+    command: 'node scripts/serve.mjs',
+    // serve.mjs starts the server's ports (database, migrations, mailbox) before it listens: tests begin once it answers.
+    url: `${baseURL}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,
     env: {

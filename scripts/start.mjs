@@ -1,4 +1,4 @@
-// Builds the shop when the build is missing or older than its sources, then serves it.
+// Builds the shop when the build is missing or older than its sources, then serves it (scripts/serve.mjs).
 // HOST and PORT choose where (default 127.0.0.1:4321).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -32,20 +32,12 @@ if (!skipBuild && stale) {
   writeFileSync(stamp, new Date().toISOString());
 }
 
-const server = spawn(process.execPath, [entry], { cwd: root, stdio: 'inherit', env: { ...process.env, HOST: host, PORT: port } });
+// serve.mjs starts the database, migrations and e-mail before it listens, says where the shop is served, and exits
+// non-zero with the reason when it cannot start; this process ends with it.
+const server = spawn(process.execPath, [join(root, 'scripts/serve.mjs')], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, HOST: host, PORT: port },
+});
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
-server.on('exit', (code) => process.exit(code ?? 0));
-
-// Start the server's ports (database, migrations, e-mail) now rather than on the first shopper's request;
-// the server prints which adapter each port uses.
-const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-for (let i = 0; i < 100; i++) {
-  try {
-    const res = await fetch(`${origin}/api/auth/session`);
-    if (res.ok) break;
-  } catch {
-    // Not listening yet.
-  }
-  await new Promise((r) => setTimeout(r, 200));
-}
-console.log(`Aurelia is being served at ${origin}/`);
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

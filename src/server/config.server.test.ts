@@ -8,7 +8,8 @@ describe('configuration', () => {
       database: { kind: 'pglite', dir: '.data/pglite' },
       auth: { kind: 'built-in' },
       mail: { kind: 'dev-mailbox', port: 8005, from: 'Aurelia <hello@aurelia-care.com>' },
-      siteUrl: null,
+      publicOrigin: 'http://127.0.0.1:4321',
+      trustProxyHops: 0,
       limits: LIMITS,
     });
   });
@@ -37,11 +38,37 @@ describe('configuration', () => {
 
   it('refuses malformed values', () => {
     expect(() => loadConfig({ DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL must be a URL/);
+    expect(() => loadConfig({ DATABASE_URL: 'notaurl' })).toThrow(/DATABASE_URL must be/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://u@db/shop' })).toThrow(/DATABASE_URL must be a postgres:\/\/ URL/);
     expect(() => loadConfig({ DEV_MAILBOX_PORT: '70000' })).toThrow();
     for (const bad of ['0', '2.5', 'many', '2000']) {
       expect(() => loadConfig({ ADDRESS_LIMIT_FACTOR: bad })).toThrow(
         /ADDRESS_LIMIT_FACTOR must be a whole number from 1 to 1000/,
       );
+    }
+  });
+
+  it('takes the public origin from SITE_URL, else from where the server listens, never from a request', () => {
+    expect(loadConfig({ SITE_URL: 'https://shop.example.com/some/path' }).publicOrigin).toBe('https://shop.example.com');
+    expect(loadConfig({ HOST: 'localhost', PORT: '8080' }).publicOrigin).toBe('http://localhost:8080');
+    expect(loadConfig({ HOST: '::1', PORT: '8080' }).publicOrigin).toBe('http://[::1]:8080');
+    expect(() => loadConfig({ HOST: '0.0.0.0' })).toThrow(/SITE_URL is required when HOST is 0.0.0.0/);
+    expect(loadConfig({ HOST: '0.0.0.0', SITE_URL: 'https://shop.example.com' }).publicOrigin).toBe('https://shop.example.com');
+  });
+
+  it('accepts a sender with or without a name, and refuses what is not an address', () => {
+    for (const from of ['Aurelia <hello@aurelia-care.com>', 'hello@aurelia-care.com', '"Aurelia Care" <a@b.co>']) {
+      expect(loadConfig({ MAIL_FROM: from }).mail).toMatchObject({ from });
+    }
+    for (const bad of ['Aurelia', 'Aurelia <nobody>', '<a@b.co> trailing']) {
+      expect(() => loadConfig({ MAIL_FROM: bad })).toThrow(/MAIL_FROM must be an e-mail address/);
+    }
+  });
+
+  it('reads the number of trusted proxies, 0 to 10', () => {
+    expect(loadConfig({ TRUST_PROXY_HOPS: '2' }).trustProxyHops).toBe(2);
+    for (const bad of ['-1', '11', '1.5', 'yes']) {
+      expect(() => loadConfig({ TRUST_PROXY_HOPS: bad })).toThrow(/TRUST_PROXY_HOPS must be a whole number from 0 to 10/);
     }
   });
 

@@ -15,27 +15,64 @@ function group<K extends string>(env: NodeJS.ProcessEnv, name: string, keys: rea
 }
 
 const FACTOR_ERROR = 'ADDRESS_LIMIT_FACTOR must be a whole number from 1 to 1000';
+const HOPS_ERROR = 'TRUST_PROXY_HOPS must be a whole number from 0 to 10';
 const url = (name: string) => z.url({ error: `${name} must be a URL` });
+
+/** A sender as mail clients write it: `hello@example.com` or `Aurelia <hello@example.com>`. */
+const sender = z.string().refine(
+  (value) => {
+    const address = /^[^<>]*<([^<>]+)>$/.exec(value.trim())?.[1] ?? value.trim();
+    return z.email().safeParse(address.trim()).success;
+  },
+  { error: 'MAIL_FROM must be an e-mail address, optionally with a name: Aurelia <hello@example.com>' },
+);
+
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
+
+/**
+ * The shop's public origin, which every link in an e-mail and the Origin check use: SITE_URL, else the address the
+ * server listens on. Never a request's Host header, which the sender chooses.
+ */
+function publicOrigin(siteUrl: string | undefined, host: string, port: number): string {
+  if (siteUrl) return new URL(siteUrl).origin;
+  if (WILDCARD_HOSTS.has(host))
+    throw new Error(`SITE_URL is required when HOST is ${host}: links in e-mails need the shop's public address.`);
+  return new URL(`http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`).origin;
+}
 
 /** The server's configuration, validated once at start-up; a wrong or half-set value stops the server with a clear message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const supabase = group(env, 'Supabase Auth', ['SUPABASE_URL', 'SUPABASE_ANON_KEY'] as const);
   const ses = group(env, 'AWS SES e-mail', ['AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'SES_FROM'] as const);
-  const parsed = z
+  const result = z
     .object({
-      DATABASE_URL: url('DATABASE_URL').optional(),
+      HOST: z.string().default('127.0.0.1'),
+      PORT: z.coerce.number({ error: 'PORT must be a port number' }).int().min(1).max(65535).default(4321),
+      DATABASE_URL: url('DATABASE_URL')
+        .refine((v) => /^postgres(ql)?:\/\//.test(v), { error: 'DATABASE_URL must be a postgres:// URL' })
+        .optional(),
       PGLITE_DIR: z.string().min(1).default('.data/pglite'),
       SITE_URL: url('SITE_URL').optional(),
       DEV_MAILBOX_PORT: z.coerce.number().int().min(1).max(65535).default(8005),
-      MAIL_FROM: z.email().default('Aurelia <hello@aurelia-care.com>'),
+      MAIL_FROM: sender.default('Aurelia <hello@aurelia-care.com>'),
       ADDRESS_LIMIT_FACTOR: z.coerce
         .number({ error: FACTOR_ERROR })
         .int({ error: FACTOR_ERROR })
         .min(1, { error: FACTOR_ERROR })
         .max(1000, { error: FACTOR_ERROR })
         .default(1),
+      TRUST_PROXY_HOPS: z.coerce
+        .number({ error: HOPS_ERROR })
+        .int({ error: HOPS_ERROR })
+        .min(0, { error: HOPS_ERROR })
+        .max(10, { error: HOPS_ERROR })
+        .default(0),
     })
-    .parse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')));
+    .safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')));
+  if (!result.success) {
+    throw new Error(result.error.issues.map((i) => `${i.path.join('.') || 'configuration'}: ${i.message}`).join('; '));
+  }
+  const parsed = result.data;
   if (supabase) url('SUPABASE_URL').parse(supabase.SUPABASE_URL);
   return {
     database: parsed.DATABASE_URL
@@ -53,7 +90,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
           secretAccessKey: ses.AWS_SECRET_ACCESS_KEY,
         } as const)
       : ({ kind: 'dev-mailbox', port: parsed.DEV_MAILBOX_PORT, from: parsed.MAIL_FROM } as const),
-    siteUrl: parsed.SITE_URL ?? null,
+    /** Where links in e-mails point and the only Origin /api accepts (see publicOrigin). */
+    publicOrigin: publicOrigin(parsed.SITE_URL, parsed.HOST, parsed.PORT),
+    /** Proxies in front of the server that append to X-Forwarded-For (0: the connection's address is the client's). */
+    trustProxyHops: parsed.TRUST_PROXY_HOPS,
     /** The rate limits, per-address ones multiplied by ADDRESS_LIMIT_FACTOR (see limitsFor). */
     limits: limitsFor(parsed.ADDRESS_LIMIT_FACTOR),
   };

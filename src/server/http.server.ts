@@ -1,6 +1,7 @@
-import type { AstroCookies } from 'astro';
+import type { APIContext, AstroCookies } from 'astro';
 import type { z } from 'astro/zod';
 import type { CookieJar } from './auth/auth.port';
+import type { Config } from './config.server';
 
 /** A JSON answer. */
 export function json(data: unknown, status = 200, headers: HeadersInit = {}): Response {
@@ -20,32 +21,133 @@ export function tooManyRequests(retryAfter: number, message: string): Response {
   return problem(429, 'rate_limited', message, { 'retry-after': String(retryAfter) });
 }
 
-const MAX_BODY_BYTES = 16 * 1024;
+/** The largest JSON body an endpoint reads: every form of the shop fits in a fraction of it. */
+export const MAX_BODY_BYTES = 16 * 1024;
+/** How long a body may take to arrive once its headers have: a client that stops sending is cut off, not waited for. */
+export const BODY_TIMEOUT_MS = 10_000;
 
-/** Reads and validates a JSON body: 415 for another media type, 413 when too large, 400 with the first problem otherwise. */
+type BodyText = { text: string } | { response: Response };
+
+/**
+ * Stops reading a body without waiting for the stop to complete: cancelling a Node request's stream settles only once
+ * its next chunk arrives, which for a stalled client is never.
+ */
+function abandon(body: ReadableStream | ReadableStreamDefaultReader | null | undefined): void {
+  body?.cancel().catch(() => {});
+}
+
+/**
+ * Reads a request body as text without ever holding more than MAX_BODY_BYTES of it: a declared Content-Length over the
+ * limit is refused before the first byte is read, a streamed body is cancelled at the limit, and a body that stalls is
+ * cancelled after BODY_TIMEOUT_MS.
+ */
+async function readBodyText(request: Request): Promise<BodyText> {
+  const tooLarge = { response: problem(413, 'too_large', 'The request body is too large.') } as const;
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (!request.body) return { text: '' };
+  if (!Number.isFinite(declared) || declared > MAX_BODY_BYTES) {
+    abandon(request.body);
+    return tooLarge;
+  }
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), BODY_TIMEOUT_MS);
+  });
+  try {
+    for (;;) {
+      const next = await Promise.race([reader.read(), timedOut]);
+      if (next === 'timeout') {
+        abandon(reader);
+        return { response: problem(408, 'body_timeout', 'The request body did not arrive in time.') };
+      }
+      if (next.done) break;
+      size += next.value.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        abandon(reader);
+        return tooLarge;
+      }
+      chunks.push(next.value);
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  return { text: Buffer.concat(chunks).toString('utf8') };
+}
+
+/** The path to the first string (value or key) that holds a NUL character, which PostgreSQL cannot store. */
+function nulAt(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const found = nulAt(item, path);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if (key.includes('\u0000')) return 'the request';
+      const found = nulAt(item, path === 'the request' ? key : path);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/**
+ * Reads and validates a JSON body: 415 for another media type, 413 when too large, 408 when it stalls, 400 for broken
+ * JSON, text with NUL characters, or the schema's first problem.
+ */
 export async function readJson<S extends z.ZodType>(
   request: Request,
   schema: S,
 ): Promise<{ data: z.infer<S> } | { response: Response }> {
   if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) {
+    abandon(request.body);
     return { response: problem(415, 'unsupported_media_type', 'Send the request body as application/json.') };
   }
-  const text = await request.text();
-  if (new TextEncoder().encode(text).length > MAX_BODY_BYTES) {
-    return { response: problem(413, 'too_large', 'The request body is too large.') };
-  }
-  let body: unknown;
+  const body = await readBodyText(request);
+  if ('response' in body) return body;
+  let parsed: unknown;
   try {
-    body = JSON.parse(text);
+    parsed = JSON.parse(body.text);
   } catch {
     return { response: problem(400, 'invalid_json', 'The request body is not valid JSON.') };
   }
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
+  const nul = nulAt(parsed, 'the request');
+  if (nul) {
+    return {
+      response: problem(
+        400,
+        'invalid_text',
+        `The ${nul === 'the request' ? 'request' : `field "${nul}"`} contains a NUL character, which is not allowed in text.`,
+      ),
+    };
+  }
+  const result = schema.safeParse(parsed);
+  if (!result.success) {
+    const issue = result.error.issues[0];
     return { response: problem(400, 'invalid_request', issue?.message ?? 'The request is not valid.') };
   }
-  return { data: parsed.data };
+  return { data: result.data };
+}
+
+/**
+ * The shopper's address, for per-address rate limits. Behind `trustedHops` proxies, each of which appends the address
+ * it saw to X-Forwarded-For, the client is the entry that many hops from the right; anything further left was written
+ * by the client itself and is ignored. With no trusted proxy the header is ignored entirely (anyone can send it).
+ */
+export function clientAddressFrom(request: Request, socketAddress: string, trustedHops: number): string {
+  if (trustedHops <= 0) return socketAddress;
+  const forwarded = (request.headers.get('x-forwarded-for') ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  const chain = [socketAddress, ...forwarded.reverse()];
+  return chain[Math.min(trustedHops, chain.length - 1)] ?? socketAddress;
 }
 
 /** The request's cookies as a jar (what @supabase/ssr calls getAll/setAll), writing through Astro's cookies. */
@@ -75,13 +177,22 @@ export function cookieJar(request: Request, cookies: AstroCookies): CookieJar {
   };
 }
 
+/** The client's address for per-address rate limits, read through the configured number of trusted proxies. */
+export function clientAddress(
+  { request, clientAddress: socketAddress }: Pick<APIContext, 'request' | 'clientAddress'>,
+  config: Pick<Config, 'trustProxyHops'>,
+): string {
+  return clientAddressFrom(request, socketAddress, config.trustProxyHops);
+}
+
 /**
  * Whether a state-changing request comes from our own pages. Astro's checkOrigin stops cross-site form posts but lets
  * a cross-site JSON POST through, so /api checks the Origin header itself.
  */
 export function sameOrigin(request: Request, allowed: readonly string[]): boolean {
+  // Not the request's own URL: its host comes from the Host header, which whoever sends the request chooses.
   const origin = request.headers.get('origin');
   if (!origin) return false;
   if (request.headers.get('sec-fetch-site') === 'cross-site') return false;
-  return origin === new URL(request.url).origin || allowed.includes(origin);
+  return allowed.includes(origin);
 }

@@ -28,6 +28,7 @@ let started: Promise<Services> | undefined;
 export function getServices(): Promise<Services> {
   started ??= start().catch((error: unknown) => {
     started = undefined;
+    console.error(`[aurelia] cannot start: ${error instanceof Error ? error.message : String(error)}`);
     throw error;
   });
   return started;
@@ -62,7 +63,7 @@ async function start(): Promise<Services> {
   prune.unref();
 
   // Secure cookies whenever the public origin is https (production); plain http on a developer's machine.
-  const secureCookies = (config.siteUrl ?? '').startsWith('https:');
+  const secureCookies = config.publicOrigin.startsWith('https:');
   const auth =
     config.auth.kind === 'supabase'
       ? createSupabaseAuth({ url: config.auth.url, anonKey: config.auth.anonKey, secureCookies })
@@ -73,11 +74,6 @@ async function start(): Promise<Services> {
     `[aurelia] database: ${where} · accounts: ${auth.name} · e-mail: ${devMailbox ? `dev mailbox at ${devMailbox}/` : 'AWS SES'}`,
   );
   return { config, db, auth, mail, devMailbox };
-}
-
-/** The origin that links in e-mails point to: SITE_URL when set, else the origin the request came to. */
-export function linkOrigin(config: Config, request: Request): string {
-  return config.siteUrl ? new URL(config.siteUrl).origin : new URL(request.url).origin;
 }
 
 /** What the browser is told about the signed-in shopper. */

@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 import { CONTACT_MESSAGES } from '@/features/contact/contact.rules';
 import { contactBody, saveContactMessage } from '@/features/contact/contact.server';
-import { json, readJson, tooManyRequests } from '@/server/http.server';
+import { clientAddress, json, readJson, tooManyRequests } from '@/server/http.server';
 import { hit } from '@/server/ratelimit.server';
 import { shopper } from '@/server/shopper.server';
 
@@ -12,7 +12,11 @@ export const POST: APIRoute = async (ctx) => {
   const body = await readJson(ctx.request, contactBody);
   if ('response' in body) return body.response;
   const { services, run } = await shopper(ctx);
-  const limited = await hit(services.db, `contact:${ctx.clientAddress}`, services.config.limits.contactPerAddress);
+  const limited = await hit(
+    services.db,
+    `contact:${clientAddress(ctx, services.config)}`,
+    services.config.limits.contactPerAddress,
+  );
   if (!limited.ok) return tooManyRequests(limited.retryAfter, 'Too many messages. Please wait a moment and try again.');
   await run((tx) => saveContactMessage(tx, body.data));
   return json({ message: CONTACT_MESSAGES.sent }, 201);

@@ -1,0 +1,124 @@
+// Serves the built shop (dist/) with what Astro's standalone server leaves out:
+// - the server's configuration and ports start BEFORE it listens: a bad configuration, an unreachable database or a
+//   second server on the same data directory exits non-zero with the message, instead of answering 500s;
+// - security headers on every answer, pre-rendered pages included (CSP with frame-ancestors, nosniff, Referrer-Policy,
+//   X-Frame-Options, HSTS when the public origin is https);
+// - time limits on slow clients (headers, whole request), so a body that never arrives does not hold a connection.
+// HOST and PORT choose where (default 127.0.0.1:4321).
+import { readdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** Headers every answer carries. */
+export function securityHeaders({ https }) {
+  return {
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    'x-frame-options': 'DENY',
+    'cross-origin-opener-policy': 'same-origin',
+    ...(https ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
+  };
+}
+
+/** Every HTML file under `dir`. */
+function htmlFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return htmlFiles(path);
+    return entry.name.endsWith('.html') ? [path] : [];
+  });
+}
+
+/**
+ * One Content-Security-Policy header for every answer, from the policies Astro wrote into the built pages' <meta>
+ * tags: the same directives, with the hashes of every page's inline scripts and styles. A <meta> policy cannot forbid
+ * framing, so `frame-ancestors 'none'` is added here; the page's own <meta> policy still applies on top.
+ */
+export function policyFromPages(pages) {
+  const directives = new Map();
+  for (const html of pages) {
+    const content = /<meta http-equiv="content-security-policy" content="([^"]*)"/i.exec(html)?.[1];
+    if (!content) continue;
+    for (const directive of content.split(';')) {
+      const [name, ...sources] = directive.trim().split(/\s+/);
+      if (!name) continue;
+      const known = directives.get(name) ?? new Set();
+      for (const source of sources) known.add(source);
+      directives.set(name, known);
+    }
+  }
+  directives.set('frame-ancestors', new Set(["'none'"]));
+  if (!directives.has('default-src')) directives.set('default-src', new Set(["'self'"]));
+  return [...directives].map(([name, sources]) => [name, ...sources].join(' ')).join('; ');
+}
+
+/** A policy that also forbids framing. */
+function framingForbidden(policy) {
+  return policy.includes('frame-ancestors') ? policy : `${policy.replace(/;\s*$/, '')}; frame-ancestors 'none'`;
+}
+
+/** Wraps a Node request handler so every answer carries the security headers and the CSP. */
+export function withSecurityHeaders(handler, { policy, https }) {
+  const headers = securityHeaders({ https });
+  return (req, res) => {
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    // Astro sends its own policy for on-demand pages (in writeHead's headers): keep it, and forbid framing in it too.
+    const writeHead = res.writeHead;
+    res.writeHead = function (status, ...rest) {
+      const given = rest.find((arg) => arg && typeof arg === 'object' && !Array.isArray(arg));
+      const existing = given?.['content-security-policy'] ?? res.getHeader('content-security-policy');
+      const value = existing === undefined ? policy : framingForbidden(String(existing));
+      if (given && 'content-security-policy' in given) given['content-security-policy'] = value;
+      else res.setHeader('content-security-policy', value);
+      return writeHead.call(this, status, ...rest);
+    };
+    handler(req, res);
+  };
+}
+
+/** Asks the shop's readiness endpoint through a private loopback listener; resolves to its status and body. */
+async function readiness(server) {
+  await new Promise((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/api/health`);
+    return { status: res.status, body: await res.text() };
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+/** Starts the shop: ports first, then listening on HOST:PORT. Exits non-zero when the shop cannot start. */
+export async function serve({ host = process.env.HOST ?? '127.0.0.1', port = Number(process.env.PORT ?? 4321) } = {}) {
+  process.env.ASTRO_NODE_AUTOSTART = 'disabled';
+  process.env.HOST = host;
+  process.env.PORT = String(port);
+  const { handler } = await import(pathToFileURL(join(root, 'dist/server/entry.mjs')).href);
+  const policy = policyFromPages(htmlFiles(join(root, 'dist/client')).map((file) => readFileSync(file, 'utf8')));
+  const https = (process.env.SITE_URL ?? '').startsWith('https:');
+  const server = http.createServer(withSecurityHeaders(handler, { policy, https }));
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+
+  const ready = await readiness(server);
+  if (ready.status !== 200) {
+    // The reason was printed by the server as it failed to start ("[aurelia] cannot start: …").
+    console.error(`Aurelia could not start (readiness answered ${ready.status}).`);
+    process.exit(1);
+  }
+  await new Promise((resolve, reject) => server.once('error', reject).listen(port, host, resolve));
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  console.log(`Aurelia is being served at ${origin}/`);
+  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => server.close(() => process.exit(0)));
+  return server;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  serve().catch((error) => {
+    console.error(`Aurelia could not start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+}

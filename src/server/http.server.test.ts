@@ -1,0 +1,121 @@
+import { z } from 'astro/zod';
+import { describe, expect, it, vi } from 'vitest';
+import { BODY_TIMEOUT_MS, clientAddressFrom, MAX_BODY_BYTES, readJson } from './http.server';
+
+const schema = z.object({ name: z.string(), tags: z.array(z.string()).optional() });
+
+function post(body: BodyInit | null, headers: Record<string, string> = {}): Request {
+  return new Request('http://shop.test/api/x', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+    duplex: 'half',
+  } as RequestInit);
+}
+
+async function errorOf(result: Awaited<ReturnType<typeof readJson>>) {
+  if (!('response' in result)) throw new Error('expected a refusal');
+  const { error } = (await result.response.json()) as { error: { code: string; message: string } };
+  return { status: result.response.status, ...error };
+}
+
+/** A body that sends `chunks` and then, unless `end`, never finishes; records how much the reader pulled. */
+function stream(chunks: Uint8Array[], { end }: { end: boolean }) {
+  const pulled = { bytes: 0, cancelled: false };
+  let i = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller): Promise<void> | undefined {
+      const chunk = chunks[i++];
+      if (chunk) {
+        pulled.bytes += chunk.byteLength;
+        controller.enqueue(chunk);
+      } else if (end) controller.close();
+      // else: leave the pull pending forever, as a client that stopped sending.
+      else return new Promise<void>(() => {});
+      return undefined;
+    },
+    cancel() {
+      pulled.cancelled = true;
+      // As a Node request's stream: the cancel settles only when the client's next chunk arrives.
+      return new Promise<void>(() => {});
+    },
+  });
+  return { body, pulled };
+}
+
+describe('readJson', () => {
+  it('reads a valid body', async () => {
+    expect(await readJson(post('{"name":"Ada"}'), schema)).toEqual({ data: { name: 'Ada' } });
+  });
+
+  it('refuses a body declared too large before reading a byte of it', async () => {
+    const { body, pulled } = stream([new Uint8Array(10)], { end: false });
+    const result = await readJson(post(body, { 'content-length': String(100 * 1024 * 1024) }), schema);
+    expect(await errorOf(result)).toMatchObject({ status: 413, code: 'too_large' });
+    expect(pulled.bytes).toBeLessThanOrEqual(10);
+  });
+
+  it('stops reading a streamed body at the limit instead of buffering all of it', async () => {
+    const chunk = new Uint8Array(4096).fill(0x20);
+    const { body, pulled } = stream(
+      Array.from({ length: 25_600 }, () => chunk),
+      { end: true },
+    ); // 100 MiB
+    const result = await readJson(post(body), schema);
+    expect(await errorOf(result)).toMatchObject({ status: 413, code: 'too_large' });
+    expect(pulled.bytes).toBeLessThan(MAX_BODY_BYTES + 3 * 4096);
+    expect(pulled.cancelled).toBe(true);
+  });
+
+  it('times out a body that never arrives', async () => {
+    vi.useFakeTimers();
+    try {
+      const { body, pulled } = stream([new TextEncoder().encode('{"name":')], { end: false });
+      const pending = readJson(post(body), schema);
+      await vi.advanceTimersByTimeAsync(BODY_TIMEOUT_MS + 1);
+      expect(await errorOf(await pending)).toMatchObject({ status: 408, code: 'body_timeout' });
+      expect(pulled.cancelled).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('refuses NUL characters in any text field with a message naming the field', async () => {
+    for (const [text, field] of [
+      ['{"name":"A\\u0000da"}', 'name'],
+      ['{"name":"Ada","tags":["ok","b\\u0000"]}', 'tags'],
+      ['{"name":"Ada","\\u0000":"x"}', 'The request'],
+    ] as const) {
+      const error = await errorOf(await readJson(post(text), schema));
+      expect(error).toMatchObject({ status: 400, code: 'invalid_text' });
+      expect(error.message).toContain(field);
+    }
+  });
+
+  it('answers 415 for another media type and 400 for broken JSON', async () => {
+    expect(await errorOf(await readJson(post('name=Ada', { 'content-type': 'text/plain' }), schema))).toMatchObject({
+      status: 415,
+    });
+    expect(await errorOf(await readJson(post('{"name":'), schema))).toMatchObject({ status: 400, code: 'invalid_json' });
+  });
+});
+
+describe('clientAddressFrom', () => {
+  const request = (xff?: string) => new Request('http://shop.test/', { headers: xff ? { 'x-forwarded-for': xff } : {} });
+
+  it('uses the connection address and ignores forwarding headers when no proxy is trusted', () => {
+    expect(clientAddressFrom(request('6.6.6.6'), '10.0.0.5', 0)).toBe('10.0.0.5');
+  });
+
+  it('takes the address the nearest trusted proxy saw, so a spoofed entry on the left is ignored', () => {
+    // The shopper sent "X-Forwarded-For: 6.6.6.6"; our one proxy appended the address it saw.
+    expect(clientAddressFrom(request('6.6.6.6, 203.0.113.9'), '10.0.0.5', 1)).toBe('203.0.113.9');
+    expect(clientAddressFrom(request('6.6.6.6, 203.0.113.9, 10.0.0.7'), '10.0.0.5', 2)).toBe('203.0.113.9');
+  });
+
+  it('falls back to the leftmost entry when fewer hops than trusted came in, and to the socket without a header', () => {
+    expect(clientAddressFrom(request('203.0.113.9'), '10.0.0.5', 2)).toBe('203.0.113.9');
+    expect(clientAddressFrom(request(), '10.0.0.5', 1)).toBe('10.0.0.5');
+    expect(clientAddressFrom(request(' , '), '10.0.0.5', 1)).toBe('10.0.0.5');
+  });
+});
