@@ -10,7 +10,8 @@ import { openPostgres } from './db/postgres.server';
 import { startDevMailbox } from './mail/dev-mailbox.server';
 import type { MailPort } from './mail/mail.port';
 import { createSesMail } from './mail/ses.server';
-import { emailHandler, startOutboxWorker } from './outbox/outbox.server';
+import { jobHandlers } from './outbox/jobs.server';
+import { startOutboxWorker } from './outbox/outbox.server';
 import { pruneRateLimits } from './ratelimit.server';
 
 export interface Services {
@@ -55,7 +56,7 @@ async function start(): Promise<Services> {
       credentials: { accessKeyId: 'dev', secretAccessKey: 'dev' },
     });
   }
-  const worker = startOutboxWorker(db, { email: emailHandler(mail) }, { intervalMs: 5000 });
+  const worker = startOutboxWorker(db, jobHandlers({ email: (message) => mail.send(message) }), { intervalMs: 5000 });
   const prune = setInterval(
     () => pruneRateLimits(db).catch((error: unknown) => console.warn('[rate limits] prune failed:', error)),
     3_600_000,

@@ -5,14 +5,8 @@ import { asService } from '@/server/db/roles.server';
 import { readDevMailbox, startDevMailbox } from '@/server/mail/dev-mailbox.server';
 import type { MailMessage, MailPort } from '@/server/mail/mail.port';
 import { createSesMail } from '@/server/mail/ses.server';
-import {
-  emailHandler,
-  enqueue,
-  MAX_ATTEMPTS,
-  processDue,
-  retryDelaySeconds,
-  startOutboxWorker,
-} from '@/server/outbox/outbox.server';
+import { JOBS, jobHandlers, queueJob } from '@/server/outbox/jobs.server';
+import { enqueue, MAX_ATTEMPTS, processDue, retryDelaySeconds, startOutboxWorker } from '@/server/outbox/outbox.server';
 import { suiteDatabase, TEST_DATABASE_KIND } from './test-database';
 
 const db = suiteDatabase();
@@ -174,11 +168,24 @@ describe(`outbox on ${TEST_DATABASE_KIND}`, () => {
     const mail: MailPort = { name: 'fake', send: async (m) => void sent.push(m) };
     await asService(db, (tx) => enqueue(tx, { kind, payload: { to: 'not an address', subject: 'Hi' } }));
 
-    expect(await processDue(db, { [kind]: emailHandler(mail) })).toEqual({ sent: 0, failed: 1 });
+    expect(await processDue(db, { [kind]: jobHandlers({ email: mail.send }).email })).toEqual({ sent: 0, failed: 1 });
 
     expect(sent).toEqual([]);
     expect(await onlyJob(kind)).toMatchObject({ attempts: MAX_ATTEMPTS, done: false });
-    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/will not be retried.*not a mail message/));
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/will not be retried.*email payload is not what the job expects/));
+  });
+
+  it('checks a typed job’s payload when it is queued, and queues one job per de-duplication key', async () => {
+    const key = `typed:${randomUUID()}`;
+    const message: MailMessage = { to: 'lena@example.com', subject: key, text: 'Hi', html: '<p>Hi</p>' };
+    await expect(asService(db, (tx) => queueJob(tx, 'email', { ...message, to: 'not an address' }, key))).rejects.toThrow(
+      /email has a malformed payload/,
+    );
+    expect(await asService(db, (tx) => queueJob(tx, 'email', message, key))).toBe(true);
+    expect(await asService(db, (tx) => queueJob(tx, 'email', { ...message, text: 'again' }, key))).toBe(false);
+    expect(Object.keys(JOBS)).toContain('email');
+    // Out of the way of the tests below, which run every due 'email' job.
+    await asService(db, (tx) => tx.query(`update public.outbox set done_at = now() where dedupe_key = $1`, [key]));
   });
 
   it('keeps an e-mail queued while SES is down and delivers it once the endpoint is up', { timeout: 30_000 }, async () => {
@@ -190,11 +197,11 @@ describe(`outbox on ${TEST_DATABASE_KIND}`, () => {
       endpoint,
       credentials: { accessKeyId: 'dev', secretAccessKey: 'dev' },
     });
-    const handlers = { email: emailHandler(mail) };
+    const handlers = jobHandlers({ email: (m) => mail.send(m) });
     const subject = `Order ${randomUUID()} confirmed`;
     const message: MailMessage = { to: 'maya@example.com', subject, text: 'Thank you.', html: '<p>Thank you.</p>' };
 
-    await asService(db, (tx) => enqueue(tx, { kind: 'email', payload: message, dedupeKey: `order:${subject}` }));
+    await asService(db, (tx) => queueJob(tx, 'email', message, `order:${subject}`));
     expect(await processDue(db, handlers)).toEqual({ sent: 0, failed: 1 });
     const failed = await onlyJobWhere(subject);
     expect(failed).toMatchObject({ attempts: 1, done: false });

@@ -2,7 +2,7 @@ import { AUTH_MESSAGES, MIN_PASSWORD_LENGTH, normalizeEmail } from '@/features/a
 import type { Database, Sql } from '../db/database.server';
 import { asService } from '../db/roles.server';
 import type { MailMessage } from '../mail/mail.port';
-import { enqueue } from '../outbox/outbox.server';
+import { queueJob } from '../outbox/jobs.server';
 import type { AccountUser, AuthPort, AuthResult, CookieJar, CurrentSession } from './auth.port';
 import { accountExistsEmail, resetEmail, verificationEmail } from './emails.server';
 import { hashPassword, verifyDecoy, verifyPassword } from './password.server';
@@ -45,7 +45,7 @@ export function createBuiltInAuth({ db, secureCookies, onMailQueued }: BuiltInAu
   const cookie = { httpOnly: true, secure: secureCookies, sameSite: 'lax' as const, path: '/' };
 
   async function queueMail(tx: Sql, mail: MailMessage, dedupeKey: string) {
-    await enqueue(tx, { kind: 'email', payload: mail, dedupeKey });
+    await queueJob(tx, 'email', mail, dedupeKey);
   }
 
   async function issueToken(tx: Sql, userId: string, purpose: 'verify_email' | 'reset_password', ttl: string) {

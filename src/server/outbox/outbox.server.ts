@@ -1,6 +1,5 @@
 import type { Database, Sql } from '../db/database.server';
 import { asService } from '../db/roles.server';
-import { type MailPort, mailMessageSchema } from '../mail/mail.port';
 
 /** Runs one kind of job. Throwing means "not done": the job is retried later. */
 export type JobHandler = (payload: unknown) => Promise<void>;
@@ -30,6 +29,7 @@ export function retryDelaySeconds(attempts: number): number {
  * Queues a job in the caller's transaction, so it commits or rolls back with the work that caused it. The caller's
  * transaction must run as service_role (`asService`): the table has no policy for any other role. With a dedupeKey
  * already queued, nothing is added (one order, one e-mail). Returns whether a job was added.
+ * The shop queues through `queueJob` (jobs.server.ts), which knows each kind's payload; this is the untyped engine.
  */
 export async function enqueue(tx: Sql, job: { kind: string; payload: unknown; dedupeKey?: string }): Promise<boolean> {
   if (job.payload === undefined) throw new Error(`An outbox job of kind ${job.kind} needs a payload`);
@@ -213,14 +213,5 @@ export function startOutboxWorker(
       clearTimeout(timer);
       await running;
     },
-  };
-}
-
-/** The 'email' job: checks the payload is a MailMessage, then sends it through the mail port. */
-export function emailHandler(mail: MailPort): JobHandler {
-  return async (payload) => {
-    const parsed = mailMessageSchema.safeParse(payload);
-    if (!parsed.success) throw new PermanentJobError(`the e-mail payload is not a mail message: ${parsed.error.message}`);
-    await mail.send(parsed.data);
   };
 }

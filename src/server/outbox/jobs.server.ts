@@ -1,0 +1,41 @@
+import type { z } from 'astro/zod';
+import type { Sql } from '../db/database.server';
+import { mailMessageSchema } from '../mail/mail.port';
+import { enqueue, type JobHandler, PermanentJobError } from './outbox.server';
+
+/**
+ * Every kind of job the shop queues, with the payload it carries. The payload is checked when it is queued (a bug
+ * fails the transaction that caused it) and again when it runs (rows written by an earlier version of the code).
+ */
+export const JOBS = {
+  /** One e-mail, sent through the mail port. */
+  email: mailMessageSchema,
+} as const satisfies Record<string, z.ZodType>;
+
+export type JobKind = keyof typeof JOBS;
+export type JobPayload<K extends JobKind> = z.infer<(typeof JOBS)[K]>;
+export type JobHandlers = { [K in JobKind]: (payload: JobPayload<K>) => Promise<void> };
+
+/**
+ * Queues a job in the caller's transaction (run as service_role). `dedupeKey` names the work, not the attempt
+ * (`verify:<token>`, `label:<order id>`): a second job with the same key is not added, so one order can never
+ * enqueue its label or e-mails twice. Returns whether a job was added.
+ */
+export async function queueJob<K extends JobKind>(tx: Sql, kind: K, payload: JobPayload<K>, dedupeKey: string): Promise<boolean> {
+  const parsed = JOBS[kind].safeParse(payload);
+  if (!parsed.success) throw new Error(`An outbox job of kind ${kind} has a malformed payload: ${parsed.error.message}`);
+  return enqueue(tx, { kind, payload: parsed.data, dedupeKey });
+}
+
+/** The outbox worker's handlers for every kind, each checking its payload before it runs (a bad one is set aside). */
+export function jobHandlers(handlers: JobHandlers): Record<JobKind, JobHandler> {
+  const run = <K extends JobKind>(kind: K): JobHandler => {
+    return async (payload) => {
+      const parsed = JOBS[kind].safeParse(payload);
+      if (!parsed.success)
+        throw new PermanentJobError(`the ${kind} payload is not what the job expects: ${parsed.error.message}`);
+      await handlers[kind](parsed.data as JobPayload<K>);
+    };
+  };
+  return Object.fromEntries(Object.keys(JOBS).map((kind) => [kind, run(kind as JobKind)])) as Record<JobKind, JobHandler>;
+}
