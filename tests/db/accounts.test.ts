@@ -94,8 +94,7 @@ describe(`built-in accounts on ${TEST_DATABASE_KIND}`, () => {
     const victim = { email: 'victim@example.com', password: 'victims-own-secret', firstName: 'Vera', lastName: 'Victim' };
     const attacker = { email: 'victim@example.com', password: 'attackers-secret', firstName: 'Mallory', lastName: 'M' };
     const join = (who: typeof victim) => auth().signUp({ ...who }, { origin });
-    const canSignIn = async (password: string) =>
-      (await auth().signIn({ email: victim.email, password }, browser())).ok;
+    const canSignIn = async (password: string) => (await auth().signIn({ email: victim.email, password }, browser())).ok;
 
     it('victim signs up after the attacker and verifies: only the victim’s password and name are in charge', async () => {
       await join(attacker);
