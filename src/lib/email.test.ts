@@ -87,7 +87,7 @@ describe('one e-mail rule', () => {
   it('accepts the ordinary addresses zod accepts', () => {
     fc.assert(
       fc.property(addressLike, (address) => {
-        if (address.length <= 254 && address.split('@')[0].length <= 64)
+        if (address.length <= 254 && address.indexOf('@') <= 64)
           expect(isEmail(address)).toBe(z.email().safeParse(address).success);
       }),
       { numRuns: 2000 },
