@@ -81,6 +81,19 @@ describe(`login limits on ${TEST_DATABASE_KIND}`, () => {
     expect(counted?.n).toBe(0);
   }, 30_000);
 
+  it('a made-up e-mail cannot spell the owner’s counter for their home address', async () => {
+    // Both windows an hour long, so the counters would share a window whatever the time (15-minute windows share
+    // the hour's window in the first quarter of each hour).
+    const limits: LoginLimits = { ...LIMITS, loginFailuresPerAccountAndAddress: { limit: 5, windowSeconds: 3600 } };
+    const email = await verifiedAccount('pat@example.com');
+    expect(await login(email, OWNER_PASSWORD, home, limits)).toBe('ok');
+    for (let address = 1; address <= 4; address++) {
+      for (let i = 0; i < 5; i++) await login(`${email}:${home}`, 'guess', `203.0.113.${150 + address}`, limits);
+      for (let i = 0; i < 5; i++) await login(`${email} ${home}`, 'guess', `203.0.113.${160 + address}`, limits);
+    }
+    expect(await login(email, OWNER_PASSWORD, home, limits)).toBe('ok');
+  }, 30_000);
+
   it('one address trying many accounts is refused after the per-address limit', async () => {
     const limits: LoginLimits = { ...LIMITS, loginPerAddress: { limit: 6, windowSeconds: 300 } };
     const stuffer = '203.0.113.200';

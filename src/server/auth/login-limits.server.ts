@@ -23,10 +23,12 @@ export async function signInWithLimits<T>(
 ): Promise<LimitedSignIn<T>> {
   const email = normalizeEmail(who.email);
   const known = knownKey(email, who.address);
+  // A distinct prefix per kind: the e-mail is whatever the client typed, so `login:fail:<e-mail>` could otherwise be
+  // made to spell another account's `<e-mail>:<address>` counter and fill it.
   const buckets = {
     address: `login:ip:${who.address}`,
-    accountAndAddress: `login:fail:${email}:${who.address}`,
-    account: `login:fail:${email}`,
+    accountAndAddress: `login:pair:${email} ${who.address}`,
+    account: `login:account:${email}`,
   };
   // The account-wide budget is where a stranger with many addresses could lock the owner out, so an address the
   // owner signed in from lately is exempt from it; from there only its own per-address failures count.
