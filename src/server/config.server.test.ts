@@ -77,7 +77,8 @@ describe('configuration', () => {
     expect(limits.signupPerAddress).toEqual({ limit: 200, windowSeconds: 3600 });
     expect(limits.loginPerAddress).toEqual({ limit: 500, windowSeconds: 300 });
     expect(limits.contactPerAddress.limit).toBe(50);
-    expect(limits.loginPerEmail).toEqual(LIMITS.loginPerEmail);
+    expect(limits.loginFailuresPerAccountAndAddress).toEqual(LIMITS.loginFailuresPerAccountAndAddress);
+    expect(limits.loginFailuresPerAccount).toEqual(LIMITS.loginFailuresPerAccount);
     expect(limits.reviewsPerShopper).toEqual(LIMITS.reviewsPerShopper);
   });
 });

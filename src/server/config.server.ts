@@ -1,4 +1,5 @@
 import { z } from 'astro/zod';
+import { isEmail } from '@/lib/email';
 import { limitsFor } from './ratelimit.server';
 
 /** Reads one group of variables that must be set together: all of them, or none (then the embedded default runs). */
@@ -22,7 +23,7 @@ const url = (name: string) => z.url({ error: `${name} must be a URL` });
 const sender = z.string().refine(
   (value) => {
     const address = /^[^<>]*<([^<>]+)>$/.exec(value.trim())?.[1] ?? value.trim();
-    return z.email().safeParse(address.trim()).success;
+    return isEmail(address.trim());
   },
   { error: 'MAIL_FROM must be an e-mail address, optionally with a name: Aurelia <hello@example.com>' },
 );

@@ -1,4 +1,4 @@
-import type { Database } from './db/database.server';
+import type { Database, Sql } from './db/database.server';
 import { asService } from './db/roles.server';
 
 export interface Limit {
@@ -11,9 +11,11 @@ export interface Limit {
 export const LIMITS = {
   /** Reviews one shopper may send: room for a few products at once, not for flooding the approval queue. */
   reviewsPerShopper: { limit: 5, windowSeconds: 600 },
-  /** Guesses at one account's password. */
-  loginPerEmail: { limit: 8, windowSeconds: 300 },
-  /** Many accounts tried from one address (a shared office or school network still gets room). */
+  /** Wrong passwords for one account from one address; a success there clears them (src/server/auth/login-limits.server.ts). */
+  loginFailuresPerAccountAndAddress: { limit: 5, windowSeconds: 900 },
+  /** Wrong passwords for one account from all the addresses it was not signed in from lately: guessing stays slow. */
+  loginFailuresPerAccount: { limit: 20, windowSeconds: 3600 },
+  /** Wrong passwords from one address, many accounts tried (a shared office or school network still gets room). */
   loginPerAddress: { limit: 50, windowSeconds: 300 },
   signupPerAddress: { limit: 20, windowSeconds: 3600 },
   resetPerEmail: { limit: 5, windowSeconds: 900 },
@@ -22,6 +24,9 @@ export const LIMITS = {
   /** Subscribe and unsubscribe requests by one shopper. */
   newsletterPerShopper: { limit: 10, windowSeconds: 600 },
 } as const satisfies Record<string, Limit>;
+
+/** How long an address an account signed in from is exempt from that account's failure budget. */
+export const KNOWN_ADDRESS_DAYS = 30;
 
 export type Limits = { [K in keyof typeof LIMITS]: Limit };
 
@@ -70,7 +75,26 @@ export async function hitAll(
   return { ok: true };
 }
 
-/** Drops windows that ended long ago (the server calls it hourly). */
+/** Takes back one hit from the bucket's newest window: the request turned out not to be what the limit counts. */
+export async function refund(tx: Sql, bucket: string): Promise<void> {
+  await tx.query(
+    `update public.rate_limits set hits = hits - 1
+     where bucket = $1 and hits > 0 and window_start = (select max(window_start) from public.rate_limits where bucket = $1)`,
+    [bucket],
+  );
+}
+
+/** Clears a bucket in every window. */
+export async function forget(tx: Sql, bucket: string): Promise<void> {
+  await tx.query(`delete from public.rate_limits where bucket = $1`, [bucket]);
+}
+
+/** Drops windows that ended long ago and addresses no longer trusted for logins (the server calls it hourly). */
 export async function pruneRateLimits(db: Database): Promise<void> {
-  await asService(db, (tx) => tx.query(`delete from public.rate_limits where window_start < now() - interval '1 day'`));
+  await asService(db, async (tx) => {
+    await tx.query(`delete from public.rate_limits where window_start < now() - interval '1 day'`);
+    await tx.query(`delete from public.login_known_addresses where last_success_at < now() - make_interval(days => $1)`, [
+      KNOWN_ADDRESS_DAYS,
+    ]);
+  });
 }

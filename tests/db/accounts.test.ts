@@ -90,6 +90,92 @@ describe(`built-in accounts on ${TEST_DATABASE_KIND}`, () => {
     expect((await auth().signIn({ email: 'twice@example.com', password: 'lavender-fields' }, browser())).ok).toBe(true);
   });
 
+  describe('pre-hijacking: an attacker signs up first with the victim’s address', () => {
+    const victim = { email: 'victim@example.com', password: 'victims-own-secret', firstName: 'Vera', lastName: 'Victim' };
+    const attacker = { email: 'victim@example.com', password: 'attackers-secret', firstName: 'Mallory', lastName: 'M' };
+    const join = (who: typeof victim) => auth().signUp({ ...who }, { origin });
+    const canSignIn = async (password: string) => (await auth().signIn({ email: victim.email, password }, browser())).ok;
+
+    it('victim signs up after the attacker and verifies: only the victim’s password and name are in charge', async () => {
+      await join(attacker);
+      const attackersLink = (await lastMail(victim.email)).token; // lands in the victim's mailbox, unread
+      await join(victim);
+      const mail = await lastMail(victim.email);
+      expect(mail.text).toContain('Hello Vera,');
+      expect(mail.text).not.toContain('Mallory');
+
+      expect((await auth().verifyEmail(mail.token)).ok).toBe(true);
+      expect(await canSignIn(attacker.password)).toBe(false);
+      const jar = browser();
+      expect(await auth().signIn({ email: victim.email, password: victim.password }, jar)).toMatchObject({
+        ok: true,
+        value: { firstName: 'Vera', lastName: 'Victim' },
+      });
+      // The attacker's own link, had it been clicked later, can no longer change anything.
+      expect((await auth().verifyEmail(attackersLink)).ok).toBe(false);
+      expect(await canSignIn(attacker.password)).toBe(false);
+      expect(await auth().currentSession(jar)).not.toBeNull();
+    });
+
+    it('attacker signs up again after the victim: the victim’s earlier link still sets the victim’s password', async () => {
+      const email = 'victim2@example.com';
+      await auth().signUp({ ...victim, email }, { origin });
+      const victimsLink = (await lastMail(email)).token;
+      await auth().signUp({ ...attacker, email }, { origin });
+      const attackersLink = (await lastMail(email)).token;
+
+      expect((await auth().verifyEmail(victimsLink)).ok).toBe(true);
+      expect((await auth().signIn({ email, password: attacker.password }, browser())).ok).toBe(false);
+      expect(await auth().signIn({ email, password: victim.password }, browser())).toMatchObject({
+        ok: true,
+        value: { firstName: 'Vera' },
+      });
+      // Verifying spent every other pending sign-up: the attacker's link is dead and changes nothing.
+      expect((await auth().verifyEmail(attackersLink)).ok).toBe(false);
+      expect((await auth().signIn({ email, password: victim.password }, browser())).ok).toBe(true);
+    });
+
+    it('no one holds a session on an unverified account, whichever password they try', async () => {
+      const email = 'victim3@example.com';
+      await auth().signUp({ ...attacker, email }, { origin });
+      await auth().signUp({ ...victim, email }, { origin });
+      for (const password of [attacker.password, victim.password]) {
+        const jar = browser();
+        expect((await auth().signIn({ email, password }, jar)).ok).toBe(false);
+        expect(jar.cookies.has(SESSION_COOKIE)).toBe(false);
+      }
+      const [sessions] = await db.query<{ n: number }>(
+        `select count(*)::int as n from public.auth_sessions s join auth.users u on u.id = s.user_id where u.email = $1`,
+        [email],
+      );
+      expect(sessions?.n).toBe(0);
+    });
+
+    it('a reset of the unverified account leaves no pending sign-up able to replace the new password', async () => {
+      const email = 'victim5@example.com';
+      await auth().signUp({ ...attacker, email }, { origin });
+      const attackersLink = (await lastMail(email)).token;
+      await auth().requestPasswordReset(email, { origin });
+      expect((await auth().resetPassword({ token: (await lastMail(email)).token, password: victim.password })).ok).toBe(true);
+      expect((await auth().verifyEmail(attackersLink)).ok).toBe(false);
+      expect((await auth().signIn({ email, password: attacker.password }, browser())).ok).toBe(false);
+      expect((await auth().signIn({ email, password: victim.password }, browser())).ok).toBe(true);
+    });
+
+    it('keeps no pending password once the account is verified', async () => {
+      const email = 'victim4@example.com';
+      await auth().signUp({ ...attacker, email }, { origin });
+      await auth().signUp({ ...victim, email }, { origin });
+      await auth().verifyEmail((await lastMail(email)).token);
+      const [left] = await db.query<{ n: number }>(
+        `select count(*)::int as n from public.auth_tokens t join auth.users u on u.id = t.user_id
+         where u.email = $1 and (t.used_at is null or t.password_hash is not null)`,
+        [email],
+      );
+      expect(left?.n).toBe(0);
+    });
+  });
+
   it('refuses a wrong password and an unknown e-mail with the same answer', async () => {
     await signUp('known@example.com');
     await auth().verifyEmail((await lastMail('known@example.com')).token);

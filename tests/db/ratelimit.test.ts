@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hit } from '@/server/ratelimit.server';
+import { asService } from '@/server/db/roles.server';
+import { forget, hit, pruneRateLimits, refund } from '@/server/ratelimit.server';
 import { suiteDatabase, TEST_DATABASE_KIND } from './test-database';
 
 const db = suiteDatabase();
@@ -20,5 +21,33 @@ describe(`rate limits on ${TEST_DATABASE_KIND}`, () => {
     const limit = { limit: 10, windowSeconds: 600 };
     const results = await Promise.all(Array.from({ length: 15 }, () => hit(db, 'signup:burst', limit)));
     expect(results.filter((r) => r.ok)).toHaveLength(10);
+  });
+
+  it('take back a hit that turned out not to count, and forget a bucket altogether', async () => {
+    const limit = { limit: 2, windowSeconds: 600 };
+    await hit(db, 'login:refund', limit);
+    await hit(db, 'login:refund', limit);
+    await asService(db, (tx) => refund(tx, 'login:refund'));
+    expect(await hit(db, 'login:refund', limit)).toEqual({ ok: true });
+    expect((await hit(db, 'login:refund', limit)).ok).toBe(false);
+    await asService(db, (tx) => forget(tx, 'login:refund'));
+    expect(await hit(db, 'login:refund', limit)).toEqual({ ok: true });
+    // Nothing to take back is not an error, and never goes below zero.
+    await asService(db, async (tx) => {
+      await refund(tx, 'login:never');
+      await forget(tx, 'login:never');
+    });
+  });
+
+  it('prune old windows and addresses not signed in from for 30 days', async () => {
+    await db.query(`insert into public.rate_limits (bucket, window_start, hits) values ('old', now() - interval '2 days', 3)`);
+    await db.query(
+      `insert into public.login_known_addresses (key_hash, last_success_at) values ('stale', now() - interval '31 days'), ('fresh', now() - interval '29 days')`,
+    );
+    await pruneRateLimits(db);
+    expect(await db.query(`select 1 from public.rate_limits where bucket = 'old'`)).toEqual([]);
+    expect(
+      (await db.query<{ key_hash: string }>('select key_hash from public.login_known_addresses')).map((r) => r.key_hash),
+    ).toEqual(['fresh']);
   });
 });

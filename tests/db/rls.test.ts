@@ -384,6 +384,14 @@ const matrix = {
     update: { set: ['hits = 0'], expect: serverOnly.update },
     delete: serverOnly.delete,
   }),
+  login_known_addresses: policy({
+    key: 'key_hash',
+    rows: { pair: { key_hash: 'a1b2' } },
+    select: serverOnly.select,
+    insert: { rows: { row: { key_hash: 'c3d4' } }, expect: serverOnly.insertExpect },
+    update: { set: [`last_success_at = last_success_at - interval '1 day'`], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
   auth_sessions: policy({
     key: 'token_hash',
     rows: { 'A’s': { token_hash: 'session-a', user_id: A }, 'B’s': { token_hash: 'session-b', user_id: B } },

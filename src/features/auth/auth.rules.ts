@@ -1,5 +1,7 @@
 // Account form rules shared by the login/signup modal and the server (no zod here: islands must stay small).
 
+import { isEmail } from '@/lib/email';
+
 /** Shortest password we accept. The spec names no rule; eight characters is the least a real shop should take. */
 export const MIN_PASSWORD_LENGTH = 8;
 
@@ -18,8 +20,6 @@ export const AUTH_MESSAGES = {
   tooManyAttempts: 'Too many attempts. Please wait a moment and try again.',
 } as const;
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 export interface SignUpFields {
   firstName: string;
   lastName: string;
@@ -32,7 +32,7 @@ export interface SignUpFields {
 export function signUpProblem(f: SignUpFields): string | null {
   if (![f.firstName, f.lastName, f.email, f.password, f.confirmPassword].every((v) => v.trim() !== ''))
     return AUTH_MESSAGES.fillAll;
-  if (!EMAIL.test(f.email.trim())) return AUTH_MESSAGES.invalidEmail;
+  if (!isEmail(f.email.trim())) return AUTH_MESSAGES.invalidEmail;
   if (f.password !== f.confirmPassword) return AUTH_MESSAGES.passwordsDiffer;
   if (f.password.length < MIN_PASSWORD_LENGTH) return AUTH_MESSAGES.passwordTooShort;
   return null;

@@ -1,4 +1,5 @@
 import { z } from 'astro/zod';
+import { isEmail, MAX_EMAIL_LENGTH } from '@/lib/email';
 import type { Sql } from '@/server/db/database.server';
 import { CONTACT_MESSAGES, MAX_MESSAGE_LENGTH } from './contact.rules';
 
@@ -11,7 +12,7 @@ const required = (max: number, what: string) =>
 
 export const contactBody = z.object({
   name: required(200, 'name'),
-  email: required(254, 'email').pipe(z.email({ error: 'Please enter a valid email address' })),
+  email: required(MAX_EMAIL_LENGTH, 'email').refine(isEmail, { error: 'Please enter a valid email address' }),
   message: required(MAX_MESSAGE_LENGTH, 'message'),
 });
 export type ContactMessage = z.infer<typeof contactBody>;

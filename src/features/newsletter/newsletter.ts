@@ -1,9 +1,4 @@
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** Whether a string looks like an e-mail address. */
-export function isEmail(value: string): boolean {
-  return EMAIL.test(value.trim());
-}
+import { isEmail } from '@/lib/email';
 
 /** The spec's wording (sections 5 and 8), and ours where it names none (the success message). */
 export const NEWSLETTER_MESSAGES = {
@@ -26,7 +21,7 @@ export interface NewsletterProblem {
 export function newsletterProblem(email: string, accountEmail: string | null): NewsletterProblem | null {
   if (accountEmail === null) return { title: NEWSLETTER_MESSAGES.loginToSubscribe };
   if (!email.trim()) return { title: 'Please enter your email address' };
-  if (!isEmail(email)) return { title: 'Please enter a valid email address' };
+  if (!isEmail(email.trim())) return { title: 'Please enter a valid email address' };
   if (email.trim().toLowerCase() !== accountEmail.toLowerCase()) {
     return { title: 'Email mismatch', description: 'You can only subscribe with your account email address.' };
   }

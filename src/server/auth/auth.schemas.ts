@@ -1,5 +1,6 @@
 import { z } from 'astro/zod';
 import { AUTH_MESSAGES, signUpProblem } from '@/features/auth/auth.rules';
+import { isEmail, MAX_EMAIL_LENGTH } from '@/lib/email';
 
 const field = (max: number) => z.string({ error: AUTH_MESSAGES.fillAll }).max(max, { error: 'That value is too long.' });
 
@@ -7,7 +8,7 @@ export const signUpBody = z
   .object({
     firstName: field(100),
     lastName: field(100),
-    email: field(254),
+    email: field(MAX_EMAIL_LENGTH),
     password: field(200),
     confirmPassword: field(200),
   })
@@ -22,7 +23,9 @@ export const loginBody = z
     error: AUTH_MESSAGES.loginRequired,
   });
 
-export const resetRequestBody = z.object({ email: z.email({ error: AUTH_MESSAGES.invalidEmail }).max(254) });
+export const resetRequestBody = z.object({
+  email: z.string({ error: AUTH_MESSAGES.invalidEmail }).trim().refine(isEmail, { error: AUTH_MESSAGES.invalidEmail }),
+});
 
 export const resetBody = z
   .object({ token: z.string().min(1).max(200), password: field(200), confirmPassword: field(200) })

@@ -26,6 +26,15 @@ interface UserRow {
 const USER_COLUMNS = `u.id, u.email, u.encrypted_password, u.email_confirmed_at,
   u.raw_user_meta_data ->> 'first_name' as first_name, u.raw_user_meta_data ->> 'last_name' as last_name`;
 
+type TokenPurpose = 'verify_email' | 'reset_password';
+
+/** What one sign-up asked for, kept with its verification link until the link is used. */
+interface PendingSignUp {
+  hash: string;
+  firstName: string;
+  lastName: string;
+}
+
 const toUser = (r: UserRow): AccountUser => ({ id: r.id, email: r.email, firstName: r.first_name, lastName: r.last_name });
 
 const fail = (code: 'invalid_credentials' | 'email_not_confirmed' | 'weak_password' | 'invalid_token', message: string) =>
@@ -48,29 +57,56 @@ export function createBuiltInAuth({ db, secureCookies, onMailQueued }: BuiltInAu
     await queueJob(tx, 'email', mail, dedupeKey);
   }
 
-  async function issueToken(tx: Sql, userId: string, purpose: 'verify_email' | 'reset_password', ttl: string) {
-    // One live link per purpose: asking again retires the previous one.
-    await tx.query(`update public.auth_tokens set used_at = now() where user_id = $1 and purpose = $2 and used_at is null`, [
-      userId,
-      purpose,
-    ]);
+  /** Marks every live link of one purpose used, and drops the sign-ups waiting on them. */
+  async function retireTokens(tx: Sql, userId: string, purpose: TokenPurpose) {
+    await tx.query(
+      `update public.auth_tokens set used_at = now(), password_hash = null, user_meta = null
+       where user_id = $1 and purpose = $2 and used_at is null`,
+      [userId, purpose],
+    );
+  }
+
+  /** A reset link; asking again retires the previous one, so only the newest link in the mailbox works. */
+  async function issueResetToken(tx: Sql, userId: string) {
+    await retireTokens(tx, userId, 'reset_password');
     const token = newToken();
     await tx.query(
-      `insert into public.auth_tokens (token_hash, user_id, purpose, expires_at) values ($1, $2, $3, now() + $4::interval)`,
-      [tokenHash(token), userId, purpose, ttl],
+      `insert into public.auth_tokens (token_hash, user_id, purpose, expires_at) values ($1, $2, 'reset_password', now() + $3::interval)`,
+      [tokenHash(token), userId, RESET_TTL],
     );
     return token;
   }
 
-  /** Spends a token: returns its user when it is live, and marks it used in the same statement. */
-  async function spendToken(tx: Sql, token: string, purpose: 'verify_email' | 'reset_password') {
-    const [row] = await tx.query<{ user_id: string }>(
-      `update public.auth_tokens set used_at = now()
-       where token_hash = $1 and purpose = $2 and used_at is null and expires_at > now()
-       returning user_id`,
+  /**
+   * A verification link that carries its own sign-up's password hash and names. Earlier sign-ups' links stay live:
+   * retiring them would let anyone who knows the address kill the owner's link by signing up again. Whichever link
+   * the mailbox's reader uses decides the password, and spends the others (see verifyEmail).
+   */
+  async function issueSignUpToken(tx: Sql, userId: string, signUp: PendingSignUp) {
+    const token = newToken();
+    await tx.query(
+      `insert into public.auth_tokens (token_hash, user_id, purpose, expires_at, password_hash, user_meta)
+       values ($1, $2, 'verify_email', now() + $3::interval, $4, jsonb_build_object('first_name', $5::text, 'last_name', $6::text))`,
+      [tokenHash(token), userId, VERIFY_TTL, signUp.hash, signUp.firstName, signUp.lastName],
+    );
+    return token;
+  }
+
+  /**
+   * Spends a token: returns its user (and the sign-up it carries) when it is live, marking it used and clearing the
+   * pending hash in the same statement. The self-join reads the row as it was before the update; the names come back
+   * as JSON text, which both drivers hand over the same way.
+   */
+  async function spendToken(tx: Sql, token: string, purpose: TokenPurpose) {
+    const [row] = await tx.query<{ user_id: string; password_hash: string | null; user_meta: string | null }>(
+      `update public.auth_tokens t set used_at = now(), password_hash = null, user_meta = null
+       from public.auth_tokens before
+       where before.token_hash = t.token_hash
+         and t.token_hash = $1 and t.purpose = $2 and t.used_at is null and t.expires_at > now()
+       returning t.user_id, before.password_hash, before.user_meta::text as user_meta`,
       [tokenHash(token), purpose],
     );
-    return row?.user_id ?? null;
+    return row ?? null;
   }
 
   function sessionToken(jar: CookieJar): string | null {
@@ -88,7 +124,7 @@ export function createBuiltInAuth({ db, secureCookies, onMailQueued }: BuiltInAu
       await asService(db, async (tx) => {
         const [existing] = await tx.query<UserRow>(`select ${USER_COLUMNS} from auth.users u where u.email = $1`, [email]);
         if (existing?.email_confirmed_at) {
-          const token = await issueToken(tx, existing.id, 'reset_password', RESET_TTL);
+          const token = await issueResetToken(tx, existing.id);
           await queueMail(
             tx,
             accountExistsEmail(email, `${origin}/reset-password?token=${token}`),
@@ -96,20 +132,28 @@ export function createBuiltInAuth({ db, secureCookies, onMailQueued }: BuiltInAu
           );
           return;
         }
-        let user = existing;
-        if (!user) {
-          [user] = await tx.query<UserRow>(
-            `insert into auth.users as u (email, encrypted_password, raw_user_meta_data)
-             values ($1, $2, jsonb_build_object('first_name', $3::text, 'last_name', $4::text))
-             returning ${USER_COLUMNS}`,
-            [email, hash, input.firstName.trim(), input.lastName.trim()],
-          );
-        }
+        const signUp: PendingSignUp = { hash, firstName: input.firstName.trim(), lastName: input.lastName.trim() };
+        // An unverified account belongs to no one yet: the newest sign-up's password and names stand in auth.users
+        // (so its owner hears 'Email not confirmed' at login), and verification sets those of the link used.
+        const [user] = existing
+          ? await tx.query<{ id: string }>(
+              `update auth.users set encrypted_password = $2,
+                 raw_user_meta_data = coalesce(raw_user_meta_data, '{}'::jsonb) || jsonb_build_object('first_name', $3::text, 'last_name', $4::text),
+                 updated_at = now()
+               where id = $1 returning id`,
+              [existing.id, signUp.hash, signUp.firstName, signUp.lastName],
+            )
+          : await tx.query<{ id: string }>(
+              `insert into auth.users (email, encrypted_password, raw_user_meta_data)
+               values ($1, $2, jsonb_build_object('first_name', $3::text, 'last_name', $4::text))
+               returning id`,
+              [email, signUp.hash, signUp.firstName, signUp.lastName],
+            );
         if (!user) throw new Error('sign-up insert returned no row');
-        const token = await issueToken(tx, user.id, 'verify_email', VERIFY_TTL);
+        const token = await issueSignUpToken(tx, user.id, signUp);
         await queueMail(
           tx,
-          verificationEmail(email, user.first_name ?? input.firstName.trim(), `${origin}/api/auth/verify?token=${token}`),
+          verificationEmail(email, signUp.firstName, `${origin}/api/auth/verify?token=${token}`),
           `verify:${tokenHash(token)}`,
         );
       });
@@ -157,7 +201,7 @@ export function createBuiltInAuth({ db, secureCookies, onMailQueued }: BuiltInAu
           normalizeEmail(email),
         ]);
         if (!user) return false;
-        const token = await issueToken(tx, user.id, 'reset_password', RESET_TTL);
+        const token = await issueResetToken(tx, user.id);
         await queueMail(tx, resetEmail(user.email, `${origin}/reset-password?token=${token}`), `reset:${tokenHash(token)}`);
         return true;
       });
@@ -168,9 +212,11 @@ export function createBuiltInAuth({ db, secureCookies, onMailQueued }: BuiltInAu
       if (password.length < MIN_PASSWORD_LENGTH) return fail('weak_password', AUTH_MESSAGES.passwordTooShort);
       const hash = await hashPassword(password);
       const done = await asService(db, async (tx) => {
-        const userId = await spendToken(tx, token, 'reset_password');
+        const userId = (await spendToken(tx, token, 'reset_password'))?.user_id;
         if (!userId) return false;
-        // The link proved the shopper reads this mailbox, so the address counts as confirmed too.
+        // The link proved the shopper reads this mailbox, so the address counts as confirmed too, and no sign-up
+        // still waiting for verification may replace the password chosen here.
+        await retireTokens(tx, userId, 'verify_email');
         await tx.query(
           `update auth.users set encrypted_password = $2, email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now()
            where id = $1`,
@@ -184,12 +230,26 @@ export function createBuiltInAuth({ db, secureCookies, onMailQueued }: BuiltInAu
 
     async verifyEmail(token): Promise<AuthResult> {
       const done = await asService(db, async (tx) => {
-        const userId = await spendToken(tx, token, 'verify_email');
-        if (!userId) return false;
+        const spent = await spendToken(tx, token, 'verify_email');
+        if (!spent) return false;
+        // The reader of the mailbox chose this sign-up: its password and names take over, and every other pending
+        // sign-up (perhaps someone else's, with a password they know) is spent unused. An account already confirmed
+        // keeps its password; a link from before pending sign-ups were stored carries none and changes none.
         await tx.query(
-          `update auth.users set email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now() where id = $1`,
-          [userId],
+          `update auth.users set
+             encrypted_password = case when email_confirmed_at is null then coalesce($2, encrypted_password) else encrypted_password end,
+             raw_user_meta_data = case when email_confirmed_at is null and $3::text is not null
+               then coalesce(raw_user_meta_data, '{}'::jsonb) || $3::text::jsonb else raw_user_meta_data end,
+             email_confirmed_at = coalesce(email_confirmed_at, now()),
+             updated_at = now()
+           where id = $1`,
+          [spent.user_id, spent.password_hash, spent.user_meta],
         );
+        await retireTokens(tx, spent.user_id, 'verify_email');
+        // Login refuses unconfirmed accounts, so none should have a session; if one somehow does, it ends here.
+        await tx.query(`update public.auth_sessions set revoked_at = now() where user_id = $1 and revoked_at is null`, [
+          spent.user_id,
+        ]);
         return true;
       });
       return done ? OK : fail('invalid_token', AUTH_MESSAGES.invalidToken);

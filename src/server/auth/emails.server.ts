@@ -20,7 +20,7 @@ export function verificationEmail(to: string, firstName: string, href: string): 
     [
       `Hello ${firstName},`,
       'Thank you for creating an Aurelia account. Please confirm your e-mail address to finish.',
-      'The link works for 24 hours.',
+      'The link works for 24 hours. If you did not create an account, ignore this e-mail: without this link, no one can use the account.',
     ],
     { href, label: 'Confirm my e-mail' },
   );

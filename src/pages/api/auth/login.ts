@@ -1,9 +1,9 @@
 import type { APIRoute } from 'astro';
-import { AUTH_MESSAGES, normalizeEmail } from '@/features/auth/auth.rules';
+import { AUTH_MESSAGES } from '@/features/auth/auth.rules';
 import { loginBody } from '@/server/auth/auth.schemas';
+import { signInWithLimits } from '@/server/auth/login-limits.server';
 import { activeSession } from '@/server/auth/session.server';
 import { clientAddress, cookieJar, json, problem, readJson, tooManyRequests } from '@/server/http.server';
-import { hitAll } from '@/server/ratelimit.server';
 import { getServices, publicUser } from '@/server/services.server';
 
 export const prerender = false;
@@ -14,14 +14,15 @@ export const POST: APIRoute = async (context) => {
   const body = await readJson(request, loginBody);
   if ('response' in body) return body.response;
   const { db, auth, config } = await getServices();
-  // Per address and per e-mail: one guesser cannot lock a shopper out from everywhere, nor try many accounts.
-  const limited = await hitAll(db, [
-    [`login:ip:${clientAddress(context, config)}`, config.limits.loginPerAddress],
-    [`login:email:${normalizeEmail(body.data.email)}`, config.limits.loginPerEmail],
-  ]);
-  if (!limited.ok) return tooManyRequests(limited.retryAfter, AUTH_MESSAGES.tooManyAttempts);
   const jar = cookieJar(request, cookies);
-  const result = await auth.signIn(body.data, jar);
+  const attempt = await signInWithLimits(
+    db,
+    config.limits,
+    { email: body.data.email, address: clientAddress(context, config) },
+    () => auth.signIn(body.data, jar),
+  );
+  if (!attempt.ok) return tooManyRequests(attempt.retryAfter, AUTH_MESSAGES.tooManyAttempts);
+  const { result } = attempt;
   if (!result.ok) return problem(400, result.error.code, result.error.message);
   const session = await activeSession(db, auth, jar, { touch: true });
   return json({ user: publicUser(session?.user ?? result.value), message: AUTH_MESSAGES.welcome });
