@@ -101,7 +101,7 @@ describe('rate table: test label', () => {
     from: WAREHOUSE,
     to: to('CA'),
     parcel: parcel(2.5),
-    rate: { id: 'table_whatever', provider: 'Aurelia', service },
+    rate: { id: 'table_whatever', provider: 'Aurelia', service, amountCents: 0 },
     orderNumber: 'ORD-7F3A2C',
   });
 

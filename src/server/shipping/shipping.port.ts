@@ -69,7 +69,7 @@ export interface LabelRequest extends RatesRequest {
    * from, to and parcel must be the ones it was quoted for: an adapter may re-rate them and buy the same provider
    * and service instead.
    */
-  rate: Pick<ShippingRate, 'id' | 'provider' | 'service'>;
+  rate: Pick<ShippingRate, 'id' | 'provider' | 'service' | 'amountCents'>;
   /** The shop's order number, printed on the label and sent to the carrier as a reference. */
   orderNumber: string;
 }
