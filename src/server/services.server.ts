@@ -12,12 +12,15 @@ import type { MailPort } from './mail/mail.port';
 import { createSesMail } from './mail/ses.server';
 import { emailHandler, startOutboxWorker } from './outbox/outbox.server';
 import { pruneRateLimits } from './ratelimit.server';
+import type { ShippingPort } from './shipping/shipping.port';
+import { createShipping } from './shipping/shipping.server';
 
 export interface Services {
   config: Config;
   db: Database;
   auth: AuthPort;
   mail: MailPort;
+  shipping: ShippingPort;
   /** The dev mailbox's address when the embedded e-mail default runs (open it in a browser to read sent mail). */
   devMailbox: string | null;
 }
@@ -68,11 +71,13 @@ async function start(): Promise<Services> {
       ? createSupabaseAuth({ url: config.auth.url, anonKey: config.auth.anonKey, secureCookies })
       : createBuiltInAuth({ db, secureCookies, onMailQueued: () => worker.nudge() });
 
+  const shipping = createShipping(config.shipping);
+
   const where = config.database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.database.dir}`;
   console.log(
-    `[aurelia] database: ${where} · accounts: ${auth.name} · e-mail: ${devMailbox ? `dev mailbox at ${devMailbox}/` : 'AWS SES'}`,
+    `[aurelia] database: ${where} · accounts: ${auth.name} · e-mail: ${devMailbox ? `dev mailbox at ${devMailbox}/` : 'AWS SES'} · shipping: ${shipping.name}`,
   );
-  return { config, db, auth, mail, devMailbox };
+  return { config, db, auth, mail, shipping, devMailbox };
 }
 
 /** The origin that links in e-mails point to: SITE_URL when set, else the origin the request came to. */
