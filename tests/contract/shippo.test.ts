@@ -1,7 +1,6 @@
 import { createServer, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PARCEL } from '@/features/checkout/pricing';
-import { type Address, type LabelRequest, type Parcel, WAREHOUSE } from '@/server/shipping/shipping.port';
+import { type Address, type LabelRequest, shopParcel, WAREHOUSE } from '@/server/shipping/shipping.port';
 import { createShippoShipping, dollarsToCents } from '@/server/shipping/shippo.server';
 import { DEFAULT_SERVICES, type FakeShippo, startFakeShippo } from '../mocks/shippo';
 
@@ -14,7 +13,7 @@ const to: Address = {
   country: 'US',
   email: 'maya@example.com',
 };
-const parcel: Parcel = { length: PARCEL.length, width: PARCEL.width, height: PARCEL.height, weightLb: 2.5 };
+const parcel = shopParcel(2.5);
 
 let fake: FakeShippo;
 beforeAll(async () => {

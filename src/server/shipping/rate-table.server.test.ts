@@ -1,14 +1,13 @@
 import { inflateSync } from 'node:zlib';
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { PARCEL } from '@/features/checkout/pricing';
 import { US_STATES } from '@/features/checkout/states';
 import { createRateTableShipping } from './rate-table.server';
-import { type Address, type Parcel, WAREHOUSE } from './shipping.port';
+import { type Address, shopParcel, WAREHOUSE } from './shipping.port';
 import { LABEL_SIZE, testTrackingNumber } from './test-label.server';
 
 const shipping = createRateTableShipping();
-const parcel = (weightLb: number): Parcel => ({ length: PARCEL.length, width: PARCEL.width, height: PARCEL.height, weightLb });
+const parcel = shopParcel;
 const to = (state: string): Address => ({
   name: 'Maya Okafor',
   street1: '455 Market St',

@@ -1,4 +1,5 @@
 import { z } from 'astro/zod';
+import { PARCEL } from '@/features/checkout/pricing';
 import { isUsStateCode } from '@/features/checkout/states';
 import { CONTACT } from '@/features/contact/contact';
 
@@ -41,6 +42,11 @@ export interface Parcel {
   width: number;
   height: number;
   weightLb: number;
+}
+
+/** The shop's one box (10 × 8 × 4 in, spec section 9) at a weight from `parcelWeightLb` over the catalogue lines. */
+export function shopParcel(weightLb: number): Parcel {
+  return { length: PARCEL.length, width: PARCEL.width, height: PARCEL.height, weightLb };
 }
 
 /** One way to ship a parcel, as the shopper chooses it. */
