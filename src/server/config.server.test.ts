@@ -11,6 +11,7 @@ describe('configuration', () => {
       publicOrigin: 'http://127.0.0.1:4321',
       trustProxyHops: 0,
       limits: LIMITS,
+      shipping: { kind: 'rate-table' },
     });
   });
 
@@ -23,10 +24,12 @@ describe('configuration', () => {
       AWS_ACCESS_KEY_ID: 'id',
       AWS_SECRET_ACCESS_KEY: 'secret',
       SES_FROM: 'shop@example.com',
+      SHIPPO_API_KEY: 'shippo_live_0123abcd',
     });
     expect(config.database.kind).toBe('postgres');
     expect(config.auth).toEqual({ kind: 'supabase', url: 'https://x.supabase.co', anonKey: 'anon' });
     expect(config.mail.kind).toBe('ses');
+    expect(config.shipping).toEqual({ kind: 'shippo', apiKey: 'shippo_live_0123abcd' });
   });
 
   it('refuses a half-set adapter instead of silently falling back', () => {
@@ -41,6 +44,9 @@ describe('configuration', () => {
     expect(() => loadConfig({ DATABASE_URL: 'notaurl' })).toThrow(/DATABASE_URL must be/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://u@db/shop' })).toThrow(/DATABASE_URL must be a postgres:\/\/ URL/);
     expect(() => loadConfig({ DEV_MAILBOX_PORT: '70000' })).toThrow();
+    for (const bad of ['pk_live_123', 'oauth.abc', 'shippo_123']) {
+      expect(() => loadConfig({ SHIPPO_API_KEY: bad })).toThrow(/SHIPPO_API_KEY must be a Shippo API token/);
+    }
     for (const bad of ['0', '2.5', 'many', '2000']) {
       expect(() => loadConfig({ ADDRESS_LIMIT_FACTOR: bad })).toThrow(
         /ADDRESS_LIMIT_FACTOR must be a whole number from 1 to 1000/,

@@ -97,7 +97,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     trustProxyHops: parsed.TRUST_PROXY_HOPS,
     /** The rate limits, per-address ones multiplied by ADDRESS_LIMIT_FACTOR (see limitsFor). */
     limits: limitsFor(parsed.ADDRESS_LIMIT_FACTOR),
+    shipping: shippingConfig(env),
   };
 }
 
 export type Config = ReturnType<typeof loadConfig>;
+
+/** The shipping port: Shippo when SHIPPO_API_KEY is set, else the embedded rate table (spec rules, test labels). */
+function shippingConfig(env: NodeJS.ProcessEnv) {
+  const apiKey = (env.SHIPPO_API_KEY ?? '').trim();
+  if (apiKey === '') return { kind: 'rate-table' } as const;
+  // Catches a pasted publishable or OAuth value early: the adapter sends the key as a ShippoToken.
+  if (!/^shippo_(live|test)_\w+$/.test(apiKey)) {
+    throw new Error('SHIPPO_API_KEY must be a Shippo API token (shippo_live_… or shippo_test_…)');
+  }
+  return { kind: 'shippo', apiKey } as const;
+}

@@ -13,12 +13,15 @@ import { createSesMail } from './mail/ses.server';
 import { jobHandlers } from './outbox/jobs.server';
 import { startOutboxWorker } from './outbox/outbox.server';
 import { pruneRateLimits } from './ratelimit.server';
+import type { ShippingPort } from './shipping/shipping.port';
+import { createShipping } from './shipping/shipping.server';
 
 export interface Services {
   config: Config;
   db: Database;
   auth: AuthPort;
   mail: MailPort;
+  shipping: ShippingPort;
   /** The dev mailbox's address when the embedded e-mail default runs (open it in a browser to read sent mail). */
   devMailbox: string | null;
 }
@@ -70,11 +73,13 @@ async function start(): Promise<Services> {
       ? createSupabaseAuth({ url: config.auth.url, anonKey: config.auth.anonKey, secureCookies })
       : createBuiltInAuth({ db, secureCookies, onMailQueued: () => worker.nudge() });
 
+  const shipping = createShipping(config.shipping);
+
   const where = config.database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.database.dir}`;
   console.log(
-    `[aurelia] database: ${where} · accounts: ${auth.name} · e-mail: ${devMailbox ? `dev mailbox at ${devMailbox}/` : 'AWS SES'}`,
+    `[aurelia] database: ${where} · accounts: ${auth.name} · e-mail: ${devMailbox ? `dev mailbox at ${devMailbox}/` : 'AWS SES'} · shipping: ${shipping.name}`,
   );
-  return { config, db, auth, mail, devMailbox };
+  return { config, db, auth, mail, shipping, devMailbox };
 }
 
 /** What the browser is told about the signed-in shopper. */

@@ -1,0 +1,124 @@
+import { z } from 'astro/zod';
+import { PARCEL } from '@/features/checkout/pricing';
+import { isUsStateCode } from '@/features/checkout/states';
+import { CONTACT } from '@/features/contact/contact';
+import { isEmail } from '@/lib/email';
+
+// The shipping port in the app's own terms. Field names follow the spec's wire shape for /api/shippo-rates
+// (name, street1, city, state, zip, country), so an endpoint can validate the browser's body with `addressSchema`
+// and pass it through; units are fixed (inches, pounds, integer cents) so no adapter has to guess.
+
+const text = (field: string, max: number) =>
+  z
+    .string({ error: `${field} is required` })
+    .trim()
+    .min(1, { error: `${field} is required` })
+    .max(max, { error: `${field} is too long` });
+
+/** A US postal address. Ship-to addresses come from the shopper; the ship-from address is `WAREHOUSE`. */
+export const addressSchema = z.object({
+  name: text('Name', 100),
+  street1: text('Street address', 200),
+  city: text('City', 100),
+  state: z
+    .string({ error: 'State is required' })
+    .trim()
+    .toUpperCase()
+    // Not a type guard: addresses also come back from stored orders as plain strings, and adapters check again.
+    .refine((state): boolean => isUsStateCode(state), { error: 'State must be one of the 50 US states' }),
+  zip: z
+    .string({ error: 'ZIP code is required' })
+    .trim()
+    .regex(/^\d{5}(-\d{4})?$/, { error: 'ZIP code must be 5 digits (or ZIP+4)' }),
+  country: z.literal('US', { error: 'We ship within the US only' }),
+  email: z.string().trim().refine(isEmail, { error: 'Enter a valid e-mail address' }).optional(),
+  phone: z.string().trim().max(30).optional(),
+});
+
+export type Address = z.infer<typeof addressSchema>;
+
+/** A parcel: dimensions in inches, weight in pounds. The shop ships one `PARCEL` sized box per order. */
+export interface Parcel {
+  length: number;
+  width: number;
+  height: number;
+  weightLb: number;
+}
+
+/** The shop's one box (10 × 8 × 4 in, spec section 9) at a weight from `parcelWeightLb` over the catalogue lines. */
+export function shopParcel(weightLb: number): Parcel {
+  return { length: PARCEL.length, width: PARCEL.width, height: PARCEL.height, weightLb };
+}
+
+/** One way to ship a parcel, as the shopper chooses it. */
+export interface ShippingRate {
+  /** Opaque id the server remembers with its amount; the payment step looks the amount up by it. */
+  id: string;
+  /** The carrier, e.g. 'USPS', or 'Aurelia' for the shop's own rate table. */
+  provider: string;
+  /** The service level as shown to the shopper, e.g. 'Priority Mail' or 'Standard Shipping'. */
+  service: string;
+  amountCents: number;
+  currency: 'USD';
+  /** Business days the carrier estimates; null when it gives none. */
+  estimatedDays: number | null;
+}
+
+export interface RatesRequest {
+  from: Address;
+  to: Address;
+  parcel: Parcel;
+}
+
+export interface LabelRequest extends RatesRequest {
+  /**
+   * The rate the shopper paid for, as `rates()` returned it. Carrier rate ids expire (Shippo's after some days), so
+   * from, to and parcel must be the ones it was quoted for: an adapter may re-rate them and buy the same provider
+   * and service instead.
+   */
+  rate: Pick<ShippingRate, 'id' | 'provider' | 'service' | 'amountCents'>;
+  /** The shop's order number, printed on the label and sent to the carrier as a reference. */
+  orderNumber: string;
+}
+
+/**
+ * Where the label is. A carrier hosts its own labels (a URL); the embedded rate table has no host, so it hands back
+ * the PDF and the caller stores and serves it (and fills the order's label_url itself).
+ */
+export type LabelFile = { kind: 'url'; url: string } | { kind: 'pdf'; bytes: Uint8Array };
+
+/** A bought shipping label. */
+export interface Label {
+  trackingNumber: string;
+  /** The carrier's tracking page; null when there is none (test labels track nothing). */
+  trackingUrl: string | null;
+  file: LabelFile;
+  /** The rate actually bought: the chosen one, or a fresh quote for the same service when the chosen one had expired. */
+  rateId: string;
+  /** What the label cost the shop (may differ from what the shopper paid when the rate was re-quoted). */
+  amountCents: number;
+  /** A test label: must never be put on a parcel. */
+  test: boolean;
+}
+
+/** The shipping port: the embedded rate table by default, Shippo when `SHIPPO_API_KEY` is set. */
+export interface ShippingPort {
+  /** Which adapter answers, for the start-up log line. */
+  readonly name: string;
+  /** The ways to ship this parcel, cheapest first; [] when no carrier serves the address. Rejects with an Error whose message can be shown. */
+  rates(request: RatesRequest): Promise<ShippingRate[]>;
+  /** Buys the label for a paid order. Not idempotent: the caller (the outbox) records the result and buys once. */
+  buyLabel(request: LabelRequest): Promise<Label>;
+}
+
+/** The ship-from address: the shop's warehouse in Georgia (spec section 9), with the contact page's e-mail and phone. */
+export const WAREHOUSE: Address = {
+  name: 'Aurelia',
+  street1: '120 Peachtree St NE',
+  city: 'Atlanta',
+  state: 'GA',
+  zip: '30303',
+  country: 'US',
+  email: CONTACT.email,
+  phone: CONTACT.phone,
+};
