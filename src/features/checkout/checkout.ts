@@ -1,0 +1,83 @@
+// The checkout's rules as the shopper meets them (spec sections 4, 5, 8, 9): what the address form needs, the messages,
+// the order number. No zod: the checkout island imports this. The server applies its own schema to the same fields.
+
+import { isEmail } from '@/lib/email';
+import { fallbackShippingCents } from './pricing';
+import { isUsStateCode } from './states';
+
+/** The address stage's fields, named as the spec names them. The country is fixed to US. */
+export interface AddressFields {
+  name: string;
+  email: string;
+  address: string;
+  city: string;
+  state: string;
+  zipCode: string;
+}
+
+export const EMPTY_ADDRESS: AddressFields = { name: '', email: '', address: '', city: '', state: '', zipCode: '' };
+
+export const CHECKOUT_MESSAGES = {
+  invalidEmail: 'Please enter a valid email address',
+  invalidZip: 'Please enter a 5-digit ZIP code (or ZIP+4).',
+  invalidState: 'Please choose a state.',
+  shippingFailed: (message: string) => `Shipping calculation failed: ${message}`,
+  retryShipping: 'Retry shipping calculation',
+  noRates: 'No shipping rates available',
+  paymentFailed: (message: string) => `Payment failed: ${message}`,
+  paymentProcessingFailed: 'Payment processing failed. Please try again.',
+  apiError: (status: number) => `API Error: ${status}`,
+  orderFailed: 'Order submission failed',
+  orderPlaced: (orderId: string) => `Order ${orderNumber(orderId)} placed! Thank you.`,
+  savingOrder: 'Saving your order…',
+  cancelledWhileSaving: 'Your payment went through, so your order is still being recorded. Its confirmation e-mail will follow.',
+} as const;
+
+/** The page reloads this long after a successful order (spec section 9). */
+export const ORDER_RELOAD_MS = 2000;
+/** The order's success toast stays this long (spec section 9). */
+export const ORDER_TOAST_MS = 5000;
+
+const ZIP = /^\d{5}(-\d{4})?$/;
+
+/** Continue is enabled only when every field is filled (spec section 5). */
+export function addressComplete(fields: AddressFields): boolean {
+  return Object.values(fields).every((value) => value.trim() !== '');
+}
+
+/** What is wrong with filled-in fields, by field: shown next to the field, not instead of Continue being enabled. */
+export function addressErrors(fields: AddressFields): Partial<Record<keyof AddressFields, string>> {
+  const errors: Partial<Record<keyof AddressFields, string>> = {};
+  if (fields.email.trim() && !isEmail(fields.email.trim())) errors.email = CHECKOUT_MESSAGES.invalidEmail;
+  if (fields.zipCode.trim() && !ZIP.test(fields.zipCode.trim())) errors.zipCode = CHECKOUT_MESSAGES.invalidZip;
+  if (fields.state && !isUsStateCode(fields.state)) errors.state = CHECKOUT_MESSAGES.invalidState;
+  return errors;
+}
+
+/** The order number in the success toast: the first 8 characters of the order's id (spec section 9). */
+export function orderNumber(orderId: string): string {
+  return orderId.slice(0, 8);
+}
+
+/** The id of the fallback rate: the server prices it itself (spec section 9), so it needs no quote. */
+export const FALLBACK_RATE_ID = 'fallback-standard';
+
+/** A shipping rate as the checkout shows it. */
+export interface CheckoutRate {
+  id: string;
+  provider: string;
+  service: string;
+  amountCents: number;
+  estimatedDays: number | null;
+}
+
+/** 'Standard Shipping' when carrier rates cannot be had: $10 to nearby states, else $15, plus $3 per whole pound. */
+export function fallbackRate(state: string, weightLb: number): CheckoutRate {
+  return {
+    id: FALLBACK_RATE_ID,
+    provider: 'Aurelia',
+    service: 'Standard Shipping',
+    amountCents: fallbackShippingCents(state, weightLb),
+    estimatedDays: null,
+  };
+}
