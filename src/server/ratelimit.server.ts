@@ -21,6 +21,8 @@ export const LIMITS = {
   resetPerEmail: { limit: 5, windowSeconds: 900 },
   resetPerAddress: { limit: 20, windowSeconds: 900 },
   contactPerAddress: { limit: 5, windowSeconds: 600 },
+  /** Shipping quotes: each may cost a carrier API call; a shopper changing their address a few times has room. */
+  shippingRatesPerAddress: { limit: 60, windowSeconds: 600 },
   /** Subscribe and unsubscribe requests by one shopper. */
   newsletterPerShopper: { limit: 10, windowSeconds: 600 },
 } as const satisfies Record<string, Limit>;

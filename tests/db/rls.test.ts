@@ -414,6 +414,71 @@ const matrix = {
     update: { set: ['used_at = now()', `expires_at = expires_at + interval '1 year'`], expect: serverOnly.update },
     delete: serverOnly.delete,
   }),
+  shipping_quotes: policy({
+    key: 'rate_id',
+    rows: {
+      quote: {
+        rate_id: 'table_1',
+        quote_key: 'k',
+        provider: 'Aurelia',
+        service: 'Standard',
+        amount_cents: 1500,
+        expires_at: '2030-01-01T00:00:00Z',
+      },
+    },
+    select: serverOnly.select,
+    insert: {
+      rows: {
+        row: {
+          rate_id: 'table_2',
+          quote_key: 'k',
+          provider: 'Aurelia',
+          service: 'Express',
+          amount_cents: 1,
+          expires_at: '2030-01-01T00:00:00Z',
+        },
+      },
+      expect: serverOnly.insertExpect,
+    },
+    update: { set: ['amount_cents = 0'], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
+  checkouts: policy({
+    key: 'id::text',
+    rows: {
+      'A’s': {
+        id: '00000000-0000-4000-8000-0000000000c1',
+        user_id: A,
+        lines: '[]',
+        address: address,
+        rate: method,
+        subtotal_cents: 1000,
+        shipping_cents: 0,
+        tax_cents: 89,
+        total_cents: 1089,
+        content_hash: 'h',
+      },
+    },
+    select: serverOnly.select,
+    insert: {
+      rows: {
+        row: {
+          user_id: B,
+          lines: '[]',
+          address,
+          rate: method,
+          subtotal_cents: 1,
+          shipping_cents: 0,
+          tax_cents: 0,
+          total_cents: 1,
+          content_hash: 'h',
+        },
+      },
+      expect: serverOnly.insertExpect,
+    },
+    update: { set: ['updated_at = now()'], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
   session_activity: policy({
     key: 'session_key',
     rows: { 'A’s': { session_key: 'activity-a', user_id: A }, 'B’s': { session_key: 'activity-b', user_id: B } },

@@ -1,0 +1,40 @@
+-- Checkout (decision 004): the server prices every order and remembers what it priced, so nothing the browser sends
+-- back (a rate, an amount) is trusted. Both tables are server-only: RLS on and no policy, so only service_role reaches them.
+
+-- Every shipping rate the server showed a shopper, by id: the payment step looks its amount up here. A rate is valid
+-- only for the address and parcel it was quoted for (quote_key, a hash of both) and only for a while.
+create table public.shipping_quotes (
+  rate_id text primary key check (length(rate_id) between 1 and 200),
+  quote_key text not null,
+  provider text not null,
+  service text not null,
+  amount_cents integer not null check (amount_cents >= 0),
+  estimated_days integer check (estimated_days >= 0),
+  created_at timestamptz not null default now(),
+  expires_at timestamptz not null
+);
+create index shipping_quotes_expiry on public.shipping_quotes (expires_at);
+alter table public.shipping_quotes enable row level security;
+
+-- A checkout as the server priced it: the lines (from the catalogue), the address, the chosen rate, the amounts, and
+-- the payment intent created for exactly that total. An order is recorded from this row, never from the browser.
+create table public.checkouts (
+  id uuid primary key default gen_random_uuid(),
+  user_id uuid references auth.users (id) on delete set null,
+  lines jsonb not null,
+  address jsonb not null,
+  rate jsonb not null,
+  subtotal_cents integer not null check (subtotal_cents > 0),
+  shipping_cents integer not null check (shipping_cents >= 0),
+  tax_cents integer not null check (tax_cents >= 0),
+  total_cents integer not null check (total_cents = subtotal_cents + shipping_cents + tax_cents),
+  content_hash text not null,
+  payment_intent_id text unique,
+  order_id uuid unique references public.orders (id),
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+create index checkouts_open on public.checkouts (created_at) where order_id is null;
+alter table public.checkouts enable row level security;
+
+grant select, insert, update, delete on public.shipping_quotes, public.checkouts to service_role;
