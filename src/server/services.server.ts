@@ -1,4 +1,4 @@
-import type { SessionUser } from '@/features/auth/auth.store';
+import type { SessionUser } from '@/features/auth/auth';
 import type { AccountUser, AuthPort } from './auth/auth.port';
 import { createBuiltInAuth } from './auth/builtin.server';
 import { createSupabaseAuth } from './auth/supabase.server';
