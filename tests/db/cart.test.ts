@@ -196,7 +196,8 @@ describe('the PUT /api/cart body', () => {
           { productId: '3', quantity: 1 },
         ],
       }),
-    ).toBe('Line 2: productId must be a number.');
+    ).toBe('Line 2: productId must be a positive whole number.');
+    expect(parse({ lines: [{ productId: 1.5, quantity: 1 }] })).toBe('Line 1: productId must be a positive whole number.');
     expect(parse({ lines: [{ productId: 8 }] })).toBe('Line 1: quantity must be a number.');
     expect(parse({ lines: [{ productId: 3, quantity: 1, selectedColor: 5 }] })).toBe(
       'Line 1: selectedColor must be text or null.',
