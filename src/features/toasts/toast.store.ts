@@ -1,4 +1,5 @@
 import { atom } from 'nanostores';
+import { type ApiFailure, isRateLimited } from '@/lib/api';
 import { TOAST } from './toast.constants';
 
 export type ToastKind = 'success' | 'error' | 'info';
@@ -26,6 +27,12 @@ export const notify = {
   success: (title: string, options?: { description?: string; durationMs?: number }) => push('success', title, options),
   error: (title: string, options?: { description?: string; durationMs?: number }) => push('error', title, options),
   info: (title: string, options?: { description?: string; durationMs?: number }) => push('info', title, options),
+  /**
+   * A failed call: `title` (the form's own failure) with the server's words beneath; a rate limit's request to wait
+   * is the title itself, so a shopper who is sending too fast reads first that they must wait.
+   */
+  failure: (title: string, failure: ApiFailure) =>
+    isRateLimited(failure) ? push('error', failure.message) : push('error', title, { description: failure.message }),
 };
 
 /** Removes a toast (its time is up, or the shopper closed or swiped it away). */
