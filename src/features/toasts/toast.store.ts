@@ -1,5 +1,5 @@
 import { atom } from 'nanostores';
-import { type ApiFailure, isRateLimited } from '@/lib/api';
+import type { ApiFailure } from '@/lib/api';
 import { TOAST } from './toast.constants';
 
 export type ToastKind = 'success' | 'error' | 'info';
@@ -28,11 +28,10 @@ export const notify = {
   error: (title: string, options?: { description?: string; durationMs?: number }) => push('error', title, options),
   info: (title: string, options?: { description?: string; durationMs?: number }) => push('info', title, options),
   /**
-   * A failed call: `title` (the form's own failure) with the server's words beneath; a rate limit's request to wait
-   * is the title itself, so a shopper who is sending too fast reads first that they must wait.
+   * A failed call: the spec's failure `title` for that form, with the server's words beneath (for a rate limit they
+   * say to wait; api() gives every 429 such words).
    */
-  failure: (title: string, failure: ApiFailure) =>
-    isRateLimited(failure) ? push('error', failure.message) : push('error', title, { description: failure.message }),
+  failure: (title: string, failure: ApiFailure) => push('error', title, { description: failure.message }),
 };
 
 /** Removes a toast (its time is up, or the shopper closed or swiped it away). */
