@@ -1,6 +1,12 @@
-export type ApiResult<T> = { ok: true; data: T } | { ok: false; status: number; message: string };
+/** A call that did not succeed: the HTTP status (0 when the network failed) and the words to show for it. */
+export type ApiFailure = { ok: false; status: number; message: string };
+
+export type ApiResult<T> = { ok: true; data: T } | ApiFailure;
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** Said for a 429 that brings no message of its own (one from a proxy, say): the shopper must still be told to wait. */
+export const TOO_MANY_REQUESTS = 'Too many requests. Please wait a moment and try again.';
 
 /**
  * Calls one of our own JSON endpoints from an island. A body means POST unless a method is given.
@@ -16,9 +22,25 @@ export async function api<T>(path: string, body?: unknown, method?: Method): Pro
       credentials: 'same-origin',
     });
     const data = (await res.json().catch(() => ({}))) as T & { error?: { message?: string } };
-    if (!res.ok) return { ok: false, status: res.status, message: data.error?.message ?? `Request failed (${res.status})` };
+    if (!res.ok) {
+      const fallback = res.status === 429 ? TOO_MANY_REQUESTS : `Request failed (${res.status})`;
+      return { ok: false, status: res.status, message: data.error?.message || fallback };
+    }
     return { ok: true, data };
   } catch {
     return { ok: false, status: 0, message: 'Network error. Please check your connection and try again.' };
   }
+}
+
+/** The server limits how often the shopper may do this (429): its message tells them to wait. */
+export function isRateLimited(failure: ApiFailure): boolean {
+  return failure.status === 429;
+}
+
+/**
+ * What a form says when a call failed: the server's own words when they are meant for the shopper (a refused input,
+ * 400, says what to fix; a rate limit, 429, says to wait), else the form's general `fallback`.
+ */
+export function failureText(failure: ApiFailure, fallback: string): string {
+  return failure.status === 400 || isRateLimited(failure) ? failure.message : fallback;
 }

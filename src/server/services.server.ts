@@ -1,4 +1,6 @@
-import type { SessionUser } from '@/features/auth/auth.store';
+import type { SessionUser } from '@/features/auth/auth';
+import { getProducts } from '@/features/catalog/catalog.server';
+import { syncCatalogue } from '@/features/catalog/catalog-sync.server';
 import type { AccountUser, AuthPort } from './auth/auth.port';
 import { createBuiltInAuth } from './auth/builtin.server';
 import { createSupabaseAuth } from './auth/supabase.server';
@@ -42,6 +44,7 @@ async function start(): Promise<Services> {
   const config = loadConfig();
   const db = config.database.kind === 'postgres' ? openPostgres(config.database.url) : await openPglite(config.database.dir);
   await migrate(db);
+  await syncCatalogue(db, await getProducts());
 
   let mail: MailPort;
   let devMailbox: string | null = null;

@@ -25,3 +25,23 @@ export async function shopper({ request, cookies }: Pick<APIContext, 'request' |
 export function signInRequired(message: string): Response {
   return problem(401, 'unauthenticated', message);
 }
+
+/** A shopper context for a request known to come from a signed-in shopper. */
+export type SignedInShopper = ShopperContext & { session: CurrentSession };
+
+function isSignedIn(me: ShopperContext): me is SignedInShopper {
+  return me.session !== null;
+}
+
+/**
+ * Who is asking, for an endpoint that needs an account: the signed-in shopper, or the 401 answer to return as it is
+ * (`message` is the spec's wording for that action). `const me = await requireShopper(ctx, MSG); if (me instanceof
+ * Response) return me;`
+ */
+export async function requireShopper(
+  context: Pick<APIContext, 'request' | 'cookies'>,
+  message: string,
+): Promise<SignedInShopper | Response> {
+  const me = await shopper(context);
+  return isSignedIn(me) ? me : signInRequired(message);
+}

@@ -86,7 +86,9 @@ describe(`the saved cart on ${TEST_DATABASE_KIND}`, () => {
   it('reading deletes rows whose product, colour or size the catalogue no longer has, and leaves them out', async () => {
     await save(A, [soap, scrubs]);
     await save(B, [oil]);
-    // Rows as an older catalogue (or a direct write with the public key) could have left them.
+    // Rows as an older catalogue (or a direct write with the public key) could have left them. Products 998 and 999
+    // have left the catalogue, so the products table keeps them as no longer sold.
+    await db.query(`insert into public.products (id, name) values (998, 'Old Oil'), (999, 'Old Soap')`);
     for (const [user, key, product, color, size] of [
       [A.sub, '999', 999, null, null],
       [A.sub, '3-red-M', 3, 'red', 'M'],
@@ -196,7 +198,8 @@ describe('the PUT /api/cart body', () => {
           { productId: '3', quantity: 1 },
         ],
       }),
-    ).toBe('Line 2: productId must be a number.');
+    ).toBe('Line 2: productId must be a positive whole number.');
+    expect(parse({ lines: [{ productId: 1.5, quantity: 1 }] })).toBe('Line 1: productId must be a positive whole number.');
     expect(parse({ lines: [{ productId: 8 }] })).toBe('Line 1: quantity must be a number.');
     expect(parse({ lines: [{ productId: 3, quantity: 1, selectedColor: 5 }] })).toBe(
       'Line 1: selectedColor must be text or null.',

@@ -28,6 +28,21 @@ export async function createUsers(db: Database): Promise<void> {
   }
 }
 
+/**
+ * The products the matrix's rows refer to (the schema refuses rows for products it does not know). Created like the
+ * catalogue sync does, beside the real catalogue's ids 1 to 9.
+ */
+export const fixtureProducts = [101, 202, 303] as const;
+
+export async function createProducts(db: Database): Promise<void> {
+  for (const id of fixtureProducts) {
+    await db.query('insert into public.products (id, name, in_catalogue) values ($1, $2, true) on conflict (id) do nothing', [
+      id,
+      `Fixture product ${id}`,
+    ]);
+  }
+}
+
 // Outcomes -----------------------------------------------------------------------------------------------------------
 
 /** The statement ran. */
@@ -96,10 +111,12 @@ export function insertSql(table: string, values: Values, returning?: string): { 
   };
 }
 
-/** Every row of a table, keyed by `key`, as service_role sees it (the ground truth after a probe). */
-export async function snapshot(db: Database, table: string, key: string): Promise<Map<string, string>> {
+/** Every row of a table (within `scope`, a condition), keyed by `key`, as service_role sees it (the ground truth after a probe). */
+export async function snapshot(db: Database, table: string, key: string, scope = 'true'): Promise<Map<string, string>> {
   const rows = await asService(db, (tx) =>
-    tx.query<{ key: string; row: string }>(`select (${key})::text as key, to_jsonb(t)::text as row from public.${table} t`),
+    tx.query<{ key: string; row: string }>(
+      `select (${key})::text as key, to_jsonb(t)::text as row from public.${table} t where ${scope}`,
+    ),
   );
   return new Map(rows.map((r) => [r.key, r.row]));
 }

@@ -17,6 +17,7 @@ import {
   actorName,
   actors,
   attempt,
+  createProducts,
   createUsers,
   DENIED,
   insertSql,
@@ -41,6 +42,11 @@ type Rows<R extends string> = readonly R[] | typeof ALL | typeof DENIED;
 interface TablePolicy<R extends string, V extends string> {
   /** A text expression that identifies a row. */
   key: string;
+  /**
+   * Which of the table's rows the probes work on, as a condition (default: all). Rows outside it stay as they are:
+   * the products the other tables' rows refer to.
+   */
+  scope?: string;
   /** Tables reset (re-seeded) before this one, because its rows refer to theirs. */
   dependsOn?: readonly string[];
   /** The rows present before every probe, by name. Inserted by the superuser, as a migration would. */
@@ -114,6 +120,8 @@ const review = (user: string | null, productId: number, approved: boolean): Valu
   verified: false,
 });
 const newReview = (user: string | null): Values => ({ product_id: 303, user_id: user, rating: 4, comment: 'Fits well' });
+/** A time a shopper would like their row to have, rather than the database's. */
+const backdated = '2020-01-01T00:00:00Z';
 
 /** What nobody but the server may touch. */
 const serverOnly = {
@@ -126,54 +134,81 @@ const serverOnly = {
 // The policy sheet ---------------------------------------------------------------------------------------------------
 
 const matrix = {
-  // A shopper reads and writes only their own cart.
+  // The catalogue's products, synced by the server at start: everyone reads them, only the server writes them. The
+  // probes work on products 900 to 999; the ones the other tables' rows refer to stay put.
+  products: policy({
+    key: 'id::text',
+    scope: 'id between 900 and 999',
+    rows: {
+      sold: { id: 901, name: 'Rose Balm', in_catalogue: true },
+      'no longer sold': { id: 902, name: 'Old Soap', in_catalogue: false },
+    },
+    select: { anon: ALL, A: ALL, B: ALL, service: ALL },
+    insert: { rows: { row: { id: 903, name: 'Free Gift', in_catalogue: true } }, expect: serverOnly.insertExpect },
+    update: { set: ['in_catalogue = not in_catalogue', `name = 'Free Gift'`], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
+
+  // A shopper reads and writes only their own cart, and never its timestamp.
   user_carts: policy({
     key: `user_id::text || '/' || cart_id`,
     rows: { A: cartRow(A, 101), B: cartRow(B, 202) },
     select: { anon: DENIED, A: ['A'], B: ['B'], service: ALL },
     insert: {
-      rows: { 'for A': cartRow(A, 303), 'for B': cartRow(B, 303) },
+      rows: {
+        'for A': cartRow(A, 303),
+        'for B': cartRow(B, 303),
+        'for A, backdated': { ...cartRow(A, 303), updated_at: backdated },
+      },
       expect: {
-        anon: { 'for A': DENIED, 'for B': DENIED },
-        A: { 'for A': OK, 'for B': RLS },
-        B: { 'for A': RLS, 'for B': OK },
-        service: { 'for A': OK, 'for B': OK },
+        anon: { 'for A': DENIED, 'for B': DENIED, 'for A, backdated': DENIED },
+        A: { 'for A': OK, 'for B': RLS, 'for A, backdated': DENIED },
+        B: { 'for A': RLS, 'for B': OK, 'for A, backdated': DENIED },
+        service: { 'for A': OK, 'for B': OK, 'for A, backdated': OK },
       },
     },
     update: { set: ['quantity = quantity + 1'], expect: { anon: DENIED, A: ['A'], B: ['B'], service: ALL } },
     delete: { anon: DENIED, A: ['A'], B: ['B'], service: ALL },
   }),
 
-  // Favorites: own rows only; a favorite is added or removed, never edited.
+  // Favorites: own rows only, dated by the database; a favorite is added or removed, never edited.
   user_favorites: policy({
     key: 'id::text',
     rows: { A: favorite(A, 101), B: favorite(B, 202) },
     select: { anon: DENIED, A: ['A'], B: ['B'], service: ALL },
     insert: {
-      rows: { 'for A': favorite(A, 303), 'for B': favorite(B, 303) },
+      rows: {
+        'for A': favorite(A, 303),
+        'for B': favorite(B, 303),
+        'for A, backdated': { ...favorite(A, 303), created_at: backdated },
+      },
       expect: {
-        anon: { 'for A': DENIED, 'for B': DENIED },
-        A: { 'for A': OK, 'for B': RLS },
-        B: { 'for A': RLS, 'for B': OK },
-        service: { 'for A': OK, 'for B': OK },
+        anon: { 'for A': DENIED, 'for B': DENIED, 'for A, backdated': DENIED },
+        A: { 'for A': OK, 'for B': RLS, 'for A, backdated': DENIED },
+        B: { 'for A': RLS, 'for B': OK, 'for A, backdated': DENIED },
+        service: { 'for A': OK, 'for B': OK, 'for A, backdated': OK },
       },
     },
     update: { set: ['product_price_cents = 0'], expect: { anon: DENIED, A: DENIED, B: DENIED, service: ALL } },
     delete: { anon: DENIED, A: ['A'], B: ['B'], service: ALL },
   }),
 
-  // Likes: own rows only (everyone counts them through product_like_count, tested below).
+  // Likes: own rows only, dated by the database (everyone counts them through product_like_count, tested below).
   product_likes: policy({
     key: `user_id::text || '/' || product_id`,
     rows: { A: { product_id: 101, user_id: A }, B: { product_id: 101, user_id: B } },
     select: { anon: DENIED, A: ['A'], B: ['B'], service: ALL },
     insert: {
-      rows: { 'for A': { product_id: 303, user_id: A }, 'for B': { product_id: 303, user_id: B } },
+      rows: {
+        'for A': { product_id: 303, user_id: A },
+        'for B': { product_id: 303, user_id: B },
+        'for A, backdated': { product_id: 303, user_id: A, created_at: backdated },
+      },
       expect: {
-        anon: { 'for A': DENIED, 'for B': DENIED },
-        A: { 'for A': OK, 'for B': RLS },
-        B: { 'for A': RLS, 'for B': OK },
-        service: { 'for A': OK, 'for B': OK },
+        anon: { 'for A': DENIED, 'for B': DENIED, 'for A, backdated': DENIED },
+        A: { 'for A': OK, 'for B': RLS, 'for A, backdated': DENIED },
+        B: { 'for A': RLS, 'for B': OK, 'for A, backdated': DENIED },
+        service: { 'for A': OK, 'for B': OK, 'for A, backdated': OK },
       },
     },
     update: { set: [`created_at = created_at - interval '1 day'`], expect: { anon: DENIED, A: DENIED, B: DENIED, service: ALL } },
@@ -205,6 +240,7 @@ const matrix = {
         'by A, approved': { ...newReview(A), is_approved: true },
         'by A, verified': { ...newReview(A), verified: true },
         'by A, with an author': { ...newReview(A), author: 'Aurelia staff' },
+        'by A, backdated': { ...newReview(A), created_at: backdated },
       },
       expect: {
         anon: {
@@ -214,6 +250,7 @@ const matrix = {
           'by A, approved': DENIED,
           'by A, verified': DENIED,
           'by A, with an author': DENIED,
+          'by A, backdated': DENIED,
         },
         A: {
           'by A': OK,
@@ -222,6 +259,7 @@ const matrix = {
           'by A, approved': DENIED,
           'by A, verified': DENIED,
           'by A, with an author': DENIED,
+          'by A, backdated': DENIED,
         },
         B: {
           'by A': RLS,
@@ -230,6 +268,7 @@ const matrix = {
           'by A, approved': DENIED,
           'by A, verified': DENIED,
           'by A, with an author': DENIED,
+          'by A, backdated': DENIED,
         },
         service: {
           'by A': OK,
@@ -238,6 +277,7 @@ const matrix = {
           'by A, approved': OK,
           'by A, verified': OK,
           'by A, with an author': OK,
+          'by A, backdated': OK,
         },
       },
     },
@@ -498,6 +538,7 @@ let db: Database;
 beforeAll(async () => {
   db = await freshDatabase();
   await createUsers(db);
+  await createProducts(db);
 }, 60_000);
 afterAll(() => db?.close());
 
@@ -511,7 +552,7 @@ function specOf(table: string): TablePolicy<string, string> {
 async function reset(table: string): Promise<Map<string, string>> {
   const spec = specOf(table);
   for (const dependency of spec.dependsOn ?? []) await reset(dependency);
-  await db.query(`delete from public.${table}`);
+  await db.query(`delete from public.${table} where ${spec.scope ?? 'true'}`);
   const keys = new Map<string, string>();
   for (const [name, values] of Object.entries(spec.rows)) {
     const { text, params } = insertSql(table, values, `(${spec.key})::text as key`);
@@ -552,7 +593,11 @@ function summary(expected: Rows<string>, verb: string): string {
 async function probeSelect(table: string, actor: Actor, expected: Rows<string>): Promise<void> {
   const spec = specOf(table);
   const seeded = await reset(table);
-  const result = await attempt<{ key: string }>(db, actor, `select (${spec.key})::text as key from public.${table}`);
+  const result = await attempt<{ key: string }>(
+    db,
+    actor,
+    `select (${spec.key})::text as key from public.${table} where ${spec.scope ?? 'true'}`,
+  );
   if (expected === DENIED) {
     expect(outcomeOf(result)).toBe(DENIED);
     return;
@@ -565,11 +610,11 @@ async function probeSelect(table: string, actor: Actor, expected: Rows<string>):
 async function probeInsert(table: string, actor: Actor, name: string, values: Values, expected: Outcome): Promise<void> {
   const spec = specOf(table);
   await reset(table);
-  await db.query(`delete from public.${table}`);
+  await db.query(`delete from public.${table} where ${spec.scope ?? 'true'}`);
   const { text, params } = insertSql(table, values);
   const result = await attempt(db, actor, text, params);
   expect(outcomeOf(result), `${actor} inserting ${name}`).toBe(expected);
-  const after = await snapshot(db, table, spec.key);
+  const after = await snapshot(db, table, spec.key, spec.scope);
   expect(after.size, `rows stored after ${actor} inserted ${name}`).toBe(expected === OK ? 1 : 0);
 }
 
@@ -585,11 +630,11 @@ async function probeWrite(
   for (const name of Object.keys(spec.rows)) {
     const seeded = await reset(table);
     const key = seeded.get(name) ?? '';
-    const before = await snapshot(db, table, spec.key);
+    const before = await snapshot(db, table, spec.key, spec.scope);
     const result = await attempt<{ key: string }>(db, actor, `${statement(spec.key)} returning (${spec.key})::text as key`, [
       key,
     ]);
-    const after = changedRows(before, await snapshot(db, table, spec.key), seeded);
+    const after = changedRows(before, await snapshot(db, table, spec.key, spec.scope), seeded);
     const label = `${actor} targeting ${name}`;
     if (expected === DENIED) {
       expect(outcomeOf(result), label).toBe(DENIED);
@@ -737,6 +782,22 @@ describe(`around the matrix on ${TEST_DATABASE_KIND}`, () => {
     expect([...after.keys()].sort()).toEqual([...seeded.values()].sort());
   });
 
+  it('a shopper cannot re-date their cart row', async () => {
+    await reset('user_carts');
+    const result = await attempt(db, 'A', `update public.user_carts set updated_at = $1 where user_id = $2 returning cart_id`, [
+      backdated,
+      A,
+    ]);
+    expect(outcomeOf(result)).toBe(DENIED);
+  });
+
+  it('a product shoppers’ rows refer to cannot be deleted, not even by the server: it stays, no longer sold', async () => {
+    await resetAll(); // reviews, likes, favorites and carts of products 101 and 202
+    const result = await attempt(db, 'service', 'delete from public.products where id = $1', [101]);
+    expect(sqlstateOf(result)).toBe('23503');
+    expect(await db.query('select id from public.products where id = 101')).toEqual([{ id: 101 }]);
+  });
+
   describe('a review’s author and verified flag come from the database', () => {
     // A ordered product 101, B ordered product 202 (the seeded orders).
     const cases = [
@@ -813,6 +874,42 @@ describe(`around the matrix on ${TEST_DATABASE_KIND}`, () => {
         sqlstate: '23514',
       },
       { what: 'duplicate like', actor: 'A', table: 'product_likes', values: { product_id: 101, user_id: A }, sqlstate: '23505' },
+      // 23503: product 999 is in no catalogue, so the foreign key to public.products refuses it.
+      {
+        what: 'a review of a product that does not exist',
+        actor: 'A',
+        table: 'product_reviews',
+        values: { ...newReview(A), product_id: 999 },
+        sqlstate: '23503',
+      },
+      {
+        what: 'a review of a product that does not exist',
+        actor: 'service',
+        table: 'product_reviews',
+        values: review(A, 999, true),
+        sqlstate: '23503',
+      },
+      {
+        what: 'a like of a product that does not exist',
+        actor: 'A',
+        table: 'product_likes',
+        values: { product_id: 999, user_id: A },
+        sqlstate: '23503',
+      },
+      {
+        what: 'a favorite of a product that does not exist',
+        actor: 'A',
+        table: 'user_favorites',
+        values: favorite(A, 999),
+        sqlstate: '23503',
+      },
+      {
+        what: 'a cart line of a product that does not exist',
+        actor: 'A',
+        table: 'user_carts',
+        values: cartRow(A, 999),
+        sqlstate: '23503',
+      },
       { what: 'duplicate favorite', actor: 'A', table: 'user_favorites', values: favorite(A, 101), sqlstate: '23505' },
       {
         what: 'duplicate payment_intent_id',

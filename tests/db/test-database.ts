@@ -1,22 +1,33 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
+import { syncCatalogue } from '@/features/catalog/catalog-sync.server';
 import type { Database } from '@/server/db/database.server';
 import { migrate } from '@/server/db/migrate.server';
 import { openPglite } from '@/server/db/pglite.server';
 import { openPostgres } from '@/server/db/postgres.server';
+import { loadCatalogue } from '../unit/load-catalogue';
 
 /** Where the database suites run: PGlite in memory, or PostgreSQL when TEST_DATABASE_URL is set. */
 export const TEST_DATABASE_KIND = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
 
+/** Migrates, then records the catalogue's products, as the server does on start (shoppers' rows refer to them). */
+async function prepare(db: Database): Promise<void> {
+  await migrate(db);
+  await syncCatalogue(
+    db,
+    loadCatalogue().map(({ product }) => product),
+  );
+}
+
 /**
- * A freshly migrated database of its own for one test file: an in-memory PGlite, or a new database created on the
- * TEST_DATABASE_URL server (dropped again by `close`).
+ * A freshly migrated database of its own for one test file, holding the catalogue's products: an in-memory PGlite,
+ * or a new database created on the TEST_DATABASE_URL server (dropped again by `close`).
  */
 export async function freshDatabase(): Promise<Database> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
     const db = await openPglite(null);
-    await migrate(db);
+    await prepare(db);
     return db;
   }
   const name = `aurelia_test_${randomBytes(6).toString('hex')}`;
@@ -25,7 +36,7 @@ export async function freshDatabase(): Promise<Database> {
   const target = new URL(url);
   target.pathname = `/${name}`;
   const db = openPostgres(target.href, { max: 4 });
-  await migrate(db);
+  await prepare(db);
   return {
     ...db,
     async close() {

@@ -6,3 +6,20 @@ export async function hydrated(page: Page, selector: string): Promise<void> {
   await island.scrollIntoViewIfNeeded();
   await expect(island).not.toHaveAttribute('ssr', /.*/);
 }
+
+/**
+ * Waits until every island on the page has hydrated. A `client:visible` one waits to be seen, so each is scrolled into
+ * view first (its first element: an island is `display: contents`; one that renders nothing is simply waited for).
+ * What axe then checks is what a shopper uses, not the server's first paint.
+ */
+export async function allHydrated(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    for (const island of document.querySelectorAll('astro-island[ssr][client="visible"]')) {
+      island.firstElementChild?.scrollIntoView({ block: 'center' });
+      await frame();
+      await frame();
+    }
+  });
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+}

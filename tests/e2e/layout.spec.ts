@@ -34,6 +34,42 @@ test.describe('site layout', () => {
     await expect(button).toHaveAttribute('aria-expanded', 'false');
   });
 
+  test('a toast shows top-right, 356 px wide, for 4 s, and stays while the pointer holds it', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const start = new Date('2026-11-22T10:00:00Z');
+    await page.clock.install({ time: start });
+    await page.goto('/product/8');
+    await hydrated(page, '.like-button');
+    await hydrated(page, '.toaster');
+    await page.clock.pauseAt(new Date(start.getTime() + 60_000));
+    const like = page.getByRole('button', { name: /Like this product/ });
+    const toast = page.getByRole('alert').filter({ hasText: 'Login to like products' });
+
+    await like.click();
+    await expect(toast).toBeVisible();
+    const region = await page.getByRole('region', { name: 'Notifications' }).boundingBox();
+    expect(region?.width).toBe(356);
+    expect((region?.x ?? 0) + (region?.width ?? 0)).toBe(1280 - 16); // 1rem from the right edge
+    expect(region?.y).toBeLessThan(100); // at the top, just below the header
+    await page.clock.runFor(3900);
+    await expect(toast).toBeVisible();
+    await page.clock.runFor(200);
+    await expect(toast).toBeHidden();
+
+    // Pressed and held, a toast stays; let go, it gets its full 4 s again.
+    await like.click();
+    await expect(toast).toBeVisible();
+    await toast.hover();
+    await page.mouse.down();
+    await page.clock.runFor(10_000);
+    await expect(toast).toBeVisible();
+    await page.mouse.up();
+    await page.clock.runFor(3900);
+    await expect(toast).toBeVisible();
+    await page.clock.runFor(200);
+    await expect(toast).toBeHidden();
+  });
+
   test('the menu closes with Escape and gives focus back to its button', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto('/');

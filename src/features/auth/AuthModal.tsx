@@ -3,8 +3,9 @@ import { type SubmitEvent, useEffect, useId, useRef, useState } from 'react';
 import FormError from '@/components/FormError';
 import { api } from '@/lib/api';
 import { notify } from '../toasts/toast.store';
+import type { UserAnswer } from './auth';
 import { AUTH_MESSAGES, loginProblem, signUpProblem } from './auth.rules';
-import { $authModal, $user, type UserAnswer } from './auth.store';
+import { $authModal, $user } from './auth.store';
 
 /** Spec section 8: a login failure toast shows for 1 s. */
 const LOGIN_ERROR_TOAST_MS = 1000;

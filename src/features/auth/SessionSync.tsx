@@ -2,8 +2,9 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useRef } from 'react';
 import { api } from '@/lib/api';
 import { notify } from '../toasts/toast.store';
+import type { UserAnswer } from './auth';
 import { AUTH_MESSAGES } from './auth.rules';
-import { $authModal, $user, type UserAnswer } from './auth.store';
+import { $authModal, $user } from './auth.store';
 import { clearPrivateState } from './session.client';
 
 /** Spec section 6 and 9: session re-checked every 3 minutes, idle sign-out after 15 minutes. */

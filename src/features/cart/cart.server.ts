@@ -2,6 +2,7 @@ import { z } from 'astro/zod';
 import type { Product } from '@/features/catalog/catalog.server';
 import { productHref } from '@/features/catalog/catalog.server';
 import type { Sql } from '@/server/db/database.server';
+import { productIdValue } from '@/server/product-id.server';
 import { type CartLine, type CartLineInput, type CartProduct, type CartRulesCatalogue, cartId } from './cart';
 import { cartProblem, lineProblem } from './cart.rules';
 
@@ -28,7 +29,7 @@ export const cartBody = z.object({
     .array(
       z.object(
         {
-          productId: z.number({ error: (iss) => `${lineOf(iss.path ?? [])}: productId must be a number.` }),
+          productId: productIdValue((iss) => `${lineOf(iss.path ?? [])}: productId must be a positive whole number.`),
           quantity: z.number({ error: (iss) => `${lineOf(iss.path ?? [])}: quantity must be a number.` }),
           selectedColor: variant('selectedColor'),
           selectedSize: variant('selectedSize'),

@@ -1,4 +1,5 @@
 import { persistentAtom } from '@nanostores/persistent';
+import { $user } from '../auth/auth.store';
 import { notify } from '../toasts/toast.store';
 import { addLine, type CartLine, type CartLineInput, cartId, MAX_QUANTITY, MAX_QUANTITY_MESSAGE, readLines } from './cart';
 
@@ -41,3 +42,9 @@ export function clearCart(): void {
   $cartOwner.set(undefined);
   $cartSaved.set(undefined);
 }
+
+// Signing out (or finding the session ended) empties the cart in this browser: spec section 4. A page signed out
+// before this store loaded still shows no stale cart: cart.sync.ts clears it once the server answers 401.
+$user.listen((user) => {
+  if (!user) clearCart();
+});

@@ -116,7 +116,7 @@ export function startCartSync(products: readonly CartProduct[]): void {
     const user = $user.get();
     if (!user) {
       if (following) {
-        // Signed out in this page (clearPrivateState has already emptied the cart).
+        // Signed out in this page (cart.store.ts has already emptied the cart).
         following = null;
         clearTimeout(timer);
         timer = undefined;

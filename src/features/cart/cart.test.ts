@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { loadCatalogueIndex } from '../../../tests/unit/load-catalogue';
 import { addLine, type CartLine, type CartLineInput, cartId, itemCount, MAX_QUANTITY, QUANTITY_CHOICES, readLines } from './cart';
 import {
-  CART_SAVE_PAUSE_MS,
   cartAfterSignIn,
   cartProblem,
   knownLines,
@@ -254,8 +253,4 @@ describe('readLines (what local storage holds)', () => {
   it('joins repeated variants and keeps each to the maximum', () => {
     expect(readLines([input(line(8, 4)), input(line(8, 4))])).toEqual([line(8, 5)]);
   });
-});
-
-it('saves a signed-in cart after a 1 s pause (spec section 9)', () => {
-  expect(CART_SAVE_PAUSE_MS).toBe(1000);
 });

@@ -1,7 +1,11 @@
 // What an order costs, by the spec's rules (section 9), in integer cents. The server computes every amount with these
 // functions from the catalogue; the browser uses the same ones only to show the shopper what the server will charge.
 
-import type { CartLineInput } from '../cart/cart';
+/** What a parcel's weight needs of a line; the cart's lines (and later an order's) fit it without this module knowing them. */
+export interface WeighedLine {
+  productId: number;
+  quantity: number;
+}
 
 /** Tax: 8.9% of the subtotal. */
 export const TAX_RATE = 0.089;
@@ -25,10 +29,7 @@ export function taxCents(subtotalCents: number): number {
 }
 
 /** The parcel's weight in pounds: each item's weight (1 lb when unknown) times its quantity, at least 0.5 lb. */
-export function parcelWeightLb(
-  lines: readonly Pick<CartLineInput, 'productId' | 'quantity'>[],
-  weightOf: (productId: number) => number | undefined,
-): number {
+export function parcelWeightLb(lines: readonly WeighedLine[], weightOf: (productId: number) => number | undefined): number {
   const total = lines.reduce((lb, l) => lb + (weightOf(l.productId) ?? DEFAULT_ITEM_WEIGHT_LB) * l.quantity, 0);
   // Rounded to the ounce's neighbourhood so floating sums (0.1 + 0.2) do not leak into prices.
   return Math.max(MIN_PARCEL_WEIGHT_LB, Math.round(total * 1000) / 1000);

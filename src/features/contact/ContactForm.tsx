@@ -1,5 +1,5 @@
 import { type SubmitEvent, useState } from 'react';
-import { api } from '@/lib/api';
+import { api, failureText } from '@/lib/api';
 import { CONTACT_MESSAGES } from './contact.rules';
 
 /** The contact form: every field is required. */
@@ -18,8 +18,8 @@ export default function ContactForm() {
     const r = await api<{ message: string }>('/api/contact', fields);
     setSending(false);
     if (!r.ok) {
-      // A clear validation answer (400) is shown as it is; anything else gets the spec's general failure.
-      setStatus({ kind: 'error', text: r.status === 400 ? r.message : CONTACT_MESSAGES.failed });
+      // A refused field or a rate limit is shown in the server's words; anything else gets the spec's general failure.
+      setStatus({ kind: 'error', text: failureText(r, CONTACT_MESSAGES.failed) });
       return;
     }
     setFields({ name: '', email: '', message: '' });

@@ -1,14 +1,15 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState } from 'react';
 import { api } from '@/lib/api';
-import { $user, type UserAnswer } from '../auth/auth.store';
+import type { UserAnswer } from '../auth/auth';
+import { $user } from '../auth/auth.store';
 import PrivateCollection from '../auth/PrivateCollection';
 import { clearPrivateState } from '../auth/session.client';
 import { addToCart } from '../cart/cart.store';
 import { formatPrice } from '../catalog/catalog';
-import { $favorites, loadFavorites } from '../social/social.store';
 import { notify } from '../toasts/toast.store';
 import { type Favorite, REMOVE_FAILED } from './favorites';
+import { $favorites, loadFavorites } from './favorites.store';
 import { CLEAR_FAILED, LOAD_FAILED, LOGIN_TO_ADD_TO_CART, LOGIN_TO_MANAGE } from './wishlist';
 import './wishlist.css';
 

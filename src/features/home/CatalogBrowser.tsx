@@ -11,8 +11,9 @@ import {
 import { MAIN_CATEGORIES } from '../catalog/categories';
 import { SIGN_UP_TO_SAVE } from '../favorites/favorites';
 import '../favorites/favorites.css';
+import { $favorites, toggleFavorite } from '../favorites/favorites.store';
 import { shownLikes } from '../likes/likes';
-import { $favorites, $likes, toggleFavorite } from '../social/social.store';
+import { $likes } from '../likes/likes.store';
 
 interface Props {
   products: ProductCard[];

@@ -1,7 +1,8 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { api } from '@/lib/api';
-import { $authModal, $user, displayName } from '../auth/auth.store';
+import { displayName } from '../auth/auth';
+import { $authModal, $user } from '../auth/auth.store';
 import { clearPrivateState } from '../auth/session.client';
 import { notify } from '../toasts/toast.store';
 import { isCurrent, MOBILE_MENU_AUTOCLOSE_MS, navLinks } from './nav';

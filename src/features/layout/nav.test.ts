@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isCurrent, MOBILE_MENU_AUTOCLOSE_MS, navLinks } from './nav';
+import { isCurrent, navLinks } from './nav';
 
 describe('header navigation', () => {
   it('shows Home, Collections, About and Contact to guests', () => {
@@ -16,9 +16,5 @@ describe('header navigation', () => {
     expect(isCurrent(home, '/')).toBe(true);
     expect(isCurrent(home, '/about')).toBe(false);
     expect(isCurrent(collections, '/')).toBe(false);
-  });
-
-  it('closes the mobile menu after 3 s', () => {
-    expect(MOBILE_MENU_AUTOCLOSE_MS).toBe(3000);
   });
 });

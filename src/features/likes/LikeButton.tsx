@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
-import { $likes, toggleLike } from '../social/social.store';
 import { shownLikes } from './likes';
+import { $likes, toggleLike } from './likes.store';
 import './likes.css';
 
 interface Props {

@@ -40,14 +40,15 @@ export default function NewsletterForm() {
       setEmail('');
       return r.ok ? notify.success(M.subscribed) : notify.info(M.alreadySubscribed);
     }
-    notify.error(r.status === 401 ? M.loginToSubscribe : M.failed, r.status === 401 ? undefined : { description: r.message });
+    if (r.status === 401) return notify.error(M.loginToSubscribe);
+    notify.failure(M.failed, r);
   }
 
   async function leave() {
     setBusy(true);
     const r = await api('/api/newsletter', undefined, 'DELETE');
     setBusy(false);
-    if (!r.ok) return notify.error(M.failed, { description: r.message });
+    if (!r.ok) return notify.failure(M.failed, r);
     setSubscribed(false);
     notify.success(M.unsubscribed);
   }

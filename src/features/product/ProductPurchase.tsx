@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { QUANTITY_CHOICES } from '../cart/cart';
 import { addToCart } from '../cart/cart.store';
 import { LOGIN_TO_SAVE } from '../favorites/favorites';
-import { $favorites, toggleFavorite } from '../social/social.store';
+import { $favorites, toggleFavorite } from '../favorites/favorites.store';
 import { notify } from '../toasts/toast.store';
 import { $selectedColor } from './product.store';
 

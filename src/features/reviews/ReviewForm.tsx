@@ -28,7 +28,7 @@ export default function ReviewForm({ productId, onSubmitted }: ReviewFormProps) 
     const result = await api<{ review: ReviewView }>('/api/reviews', { productId, rating, comment });
     setSending(false);
     if (!result.ok) {
-      notify.error(REVIEW_MESSAGES.failed, { description: result.message });
+      notify.failure(REVIEW_MESSAGES.failed, result);
       return;
     }
     notify.success(REVIEW_MESSAGES.submitted);

@@ -1,8 +1,9 @@
-/** Toast behaviour from the spec (section 9). Sonner's own defaults match; they are set explicitly so a library upgrade cannot drift. */
+/**
+ * Toast behaviour from the spec (section 9) that our toaster's code uses: how long a toast stays, how many show, how
+ * far a swipe dismisses. Its place (top-right) and width (356 px) are toasts.css's; tests/e2e/layout.spec.ts checks them.
+ */
 export const TOAST = {
-  position: 'top-right',
   durationMs: 4000,
   visible: 3,
-  widthPx: 356,
   swipeThresholdPx: 45,
 } as const;

@@ -18,6 +18,23 @@ describe('toasts (spec section 9)', () => {
     expect($toasts.get().map((t) => t.title)).toEqual(['two', 'three', 'four']);
   });
 
+  it('of a failed call: the form’s failure, with the server’s words (a rate limit’s request to wait) beneath', () => {
+    notify.failure('Failed to submit review', { ok: false, status: 500, message: 'Request failed (500)' });
+    notify.failure('Failed to submit review', {
+      ok: false,
+      status: 429,
+      message: 'You have sent several reviews in a short time. Please wait a few minutes and try again.',
+    });
+    expect($toasts.get().map(({ id: _id, ...m }) => m)).toEqual([
+      { kind: 'error', title: 'Failed to submit review', description: 'Request failed (500)' },
+      {
+        kind: 'error',
+        title: 'Failed to submit review',
+        description: 'You have sent several reviews in a short time. Please wait a few minutes and try again.',
+      },
+    ]);
+  });
+
   it('go away when dismissed', () => {
     notify.success('Added', { durationMs: 5000 });
     const [toast] = $toasts.get();

@@ -1,4 +1,5 @@
 import { atom } from 'nanostores';
+import type { ApiFailure } from '@/lib/api';
 import { TOAST } from './toast.constants';
 
 export type ToastKind = 'success' | 'error' | 'info';
@@ -26,6 +27,11 @@ export const notify = {
   success: (title: string, options?: { description?: string; durationMs?: number }) => push('success', title, options),
   error: (title: string, options?: { description?: string; durationMs?: number }) => push('error', title, options),
   info: (title: string, options?: { description?: string; durationMs?: number }) => push('info', title, options),
+  /**
+   * A failed call: the spec's failure `title` for that form, with the server's words beneath (for a rate limit they
+   * say to wait; api() gives every 429 such words).
+   */
+  failure: (title: string, failure: ApiFailure) => push('error', title, { description: failure.message }),
 };
 
 /** Removes a toast (its time is up, or the shopper closed or swiped it away). */

@@ -4,7 +4,7 @@ import { NEWSLETTER_MESSAGES, newsletterProblem } from '@/features/newsletter/ne
 import { isSubscribed, subscribe, unsubscribe } from '@/features/newsletter/newsletter.server';
 import { json, problem, readJson, tooManyRequests } from '@/server/http.server';
 import { hit, LIMITS } from '@/server/ratelimit.server';
-import { type ShopperContext, shopper, signInRequired } from '@/server/shopper.server';
+import { requireShopper, type SignedInShopper, shopper } from '@/server/shopper.server';
 
 export const prerender = false;
 
@@ -18,8 +18,8 @@ export const GET: APIRoute = async (ctx) => {
 
 /** Subscribes with the account's own e-mail: 201 {subscribed: true}; 409 when already subscribed. */
 export const POST: APIRoute = async (ctx) => {
-  const me = await shopper(ctx);
-  if (!me.session) return signInRequired(NEWSLETTER_MESSAGES.loginToSubscribe);
+  const me = await requireShopper(ctx, NEWSLETTER_MESSAGES.loginToSubscribe);
+  if (me instanceof Response) return me;
   const body = await readJson(ctx.request, subscribeBody);
   if ('response' in body) return body.response;
   const refusal = newsletterProblem(body.data.email, me.session.claims.email);
@@ -33,14 +33,14 @@ export const POST: APIRoute = async (ctx) => {
 
 /** Ends the signed-in shopper's subscription: {subscribed: false, removed}. */
 export const DELETE: APIRoute = async (ctx) => {
-  const me = await shopper(ctx);
-  if (!me.session) return signInRequired(NEWSLETTER_MESSAGES.loginToSubscribe);
+  const me = await requireShopper(ctx, NEWSLETTER_MESSAGES.loginToSubscribe);
+  if (me instanceof Response) return me;
   const limited = await limit(me);
   if (limited) return limited;
   return json({ subscribed: false, removed: await me.run(unsubscribe) });
 };
 
-async function limit({ services, session }: ShopperContext): Promise<Response | null> {
-  const r = await hit(services.db, `newsletter:user:${session?.user.id}`, LIMITS.newsletterPerShopper);
+async function limit({ services, session }: SignedInShopper): Promise<Response | null> {
+  const r = await hit(services.db, `newsletter:user:${session.user.id}`, LIMITS.newsletterPerShopper);
   return r.ok ? null : tooManyRequests(r.retryAfter, 'Too many requests. Please wait a moment and try again.');
 }

@@ -2,14 +2,14 @@ import type { APIRoute } from 'astro';
 import { getCatalogueIndex } from '@/features/catalog/catalog.server';
 import { listOrders } from '@/features/orders/orders.server';
 import { json } from '@/server/http.server';
-import { shopper, signInRequired } from '@/server/shopper.server';
+import { requireShopper } from '@/server/shopper.server';
 
 export const prerender = false;
 
 /** The signed-in shopper's order history, newest first: {orders: Order[]}. */
 export const GET: APIRoute = async (ctx) => {
-  const me = await shopper(ctx);
-  if (!me.session) return signInRequired('Please log in to see your orders');
+  const me = await requireShopper(ctx, 'Please log in to see your orders');
+  if (me instanceof Response) return me;
   const catalogue = await getCatalogueIndex();
   return json({ orders: await me.run((tx) => listOrders(tx, catalogue)) });
 };

@@ -3,18 +3,19 @@ import { z } from 'astro/zod';
 import { getCatalogueIndex } from '@/features/catalog/catalog.server';
 import { listReviews, REVIEW_MESSAGES, reviewRefusal, submitReview } from '@/features/reviews/reviews.server';
 import { json, problem, readJson } from '@/server/http.server';
+import { productIdParam, productIdValue } from '@/server/product-id.server';
 import { hit, LIMITS } from '@/server/ratelimit.server';
-import { shopper, signInRequired } from '@/server/shopper.server';
+import { requireShopper, shopper } from '@/server/shopper.server';
 
 export const prerender = false;
 
-const BAD_ID = { error: 'productId must be a product id.' };
+const BAD_ID = 'productId must be a product id.';
 
-const listQuery = z.object({ productId: z.coerce.number(BAD_ID).int(BAD_ID).positive(BAD_ID) });
+const listQuery = z.object({ productId: productIdParam(BAD_ID) });
 
 // Shapes only: the rules (known product, rating 1 to 5, blank, length) are the feature's, shared with the page.
 const reviewBody = z.object({
-  productId: z.number(BAD_ID).int(BAD_ID).positive(BAD_ID),
+  productId: productIdValue(BAD_ID),
   rating: z.number({ error: REVIEW_MESSAGES.badRating }).int({ error: REVIEW_MESSAGES.badRating }).default(5),
   comment: z.string({ error: (issue) => (issue.input === undefined ? REVIEW_MESSAGES.empty : 'comment must be text.') }),
 });
@@ -22,7 +23,7 @@ const reviewBody = z.object({
 /** The shopper reviews of a product the caller may see: approved ones, and the caller's own pending ones. */
 export const GET: APIRoute = async ({ request, cookies, url }) => {
   const query = listQuery.safeParse({ productId: url.searchParams.get('productId') ?? undefined });
-  if (!query.success) return problem(400, 'invalid_request', BAD_ID.error);
+  if (!query.success) return problem(400, 'invalid_request', BAD_ID);
   if (!(await getCatalogueIndex()).has(query.data.productId))
     return problem(404, 'unknown_product', REVIEW_MESSAGES.unknownProduct);
   const { run } = await shopper({ request, cookies });
@@ -33,8 +34,9 @@ export const GET: APIRoute = async ({ request, cookies, url }) => {
 export const POST: APIRoute = async ({ request, cookies }) => {
   const body = await readJson(request, reviewBody);
   if ('response' in body) return body.response;
-  const { services, session, run } = await shopper({ request, cookies });
-  if (!session) return signInRequired(REVIEW_MESSAGES.loginRequired);
+  const me = await requireShopper({ request, cookies }, REVIEW_MESSAGES.loginRequired);
+  if (me instanceof Response) return me;
+  const { services, session, run } = me;
   const catalogue = await getCatalogueIndex();
   // Checked before the rate limit too, so a refused review does not use up the shopper's allowance.
   const refusal = reviewRefusal(catalogue, body.data);

@@ -12,8 +12,10 @@ function sorted(files: Record<string, string>): { name: string; sql: string }[] 
 
 /**
  * Brings the schema up to date: on plain PostgreSQL and PGlite, first creates what Supabase provides (roles, auth
- * schema) unless it is there already; then applies each migration not yet recorded, in its own transaction, under an
- * advisory lock so two starting processes do not race. Returns the names of the migrations applied.
+ * schema) unless it is there already; then applies every migration not yet recorded. All of it runs in one
+ * transaction under an advisory lock: two starting processes do not race, and a failing migration leaves the schema
+ * (and the record of applied migrations) as it was, so the next start tries again from the same place. Returns the
+ * names of the migrations applied.
  */
 export async function migrate(db: Database): Promise<string[]> {
   return db.transaction(async (tx) => {

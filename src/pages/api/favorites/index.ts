@@ -6,25 +6,25 @@ import { addFavorite, clearFavorites, listFavorites } from '@/features/favorites
 import { LOGIN_TO_MANAGE } from '@/features/favorites/wishlist';
 import { json, problem, readJson } from '@/server/http.server';
 import { productIdValue } from '@/server/product-id.server';
-import { shopper, signInRequired } from '@/server/shopper.server';
+import { requireShopper } from '@/server/shopper.server';
 
 export const prerender = false;
 
 /** Only the product id: name, picture, price and category come from the catalogue, whatever else is sent. */
-const addBody = z.object({ productId: productIdValue }, { error: 'Send {"productId": <a product id>}.' });
+const addBody = z.object({ productId: productIdValue() }, { error: 'Send {"productId": <a product id>}.' });
 
 /** The signed-in shopper's favorites, newest first: {favorites: Favorite[]}. */
 export const GET: APIRoute = async (ctx) => {
-  const me = await shopper(ctx);
-  if (!me.session) return signInRequired(LOGIN_TO_MANAGE);
+  const me = await requireShopper(ctx, LOGIN_TO_MANAGE);
+  if (me instanceof Response) return me;
   const catalogue = await getCatalogueIndex();
   return json({ favorites: await me.run((tx) => listFavorites(tx, catalogue)) });
 };
 
 /** Saves a product as a favorite: 201 {favorite}, 404 for an unknown product, 409 when it is already saved. */
 export const POST: APIRoute = async (ctx) => {
-  const me = await shopper(ctx);
-  if (!me.session) return signInRequired(LOGIN_TO_SAVE);
+  const me = await requireShopper(ctx, LOGIN_TO_SAVE);
+  if (me instanceof Response) return me;
   const body = await readJson(ctx.request, addBody);
   if ('response' in body) return body.response;
   const result = await addFavorite(me.run, await getCatalogueIndex(), body.data.productId);
@@ -36,7 +36,7 @@ export const POST: APIRoute = async (ctx) => {
 
 /** Clears the signed-in shopper's favorites (nobody else's): {removed: count}. */
 export const DELETE: APIRoute = async (ctx) => {
-  const me = await shopper(ctx);
-  if (!me.session) return signInRequired(LOGIN_TO_MANAGE);
+  const me = await requireShopper(ctx, LOGIN_TO_MANAGE);
+  if (me instanceof Response) return me;
   return json({ removed: await me.run((tx) => clearFavorites(tx)) });
 };

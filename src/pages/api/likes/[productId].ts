@@ -5,8 +5,8 @@ import { LOGIN_TO_LIKE } from '@/features/likes/likes';
 import { type LikeResult, like, unlike } from '@/features/likes/likes.server';
 import type { Sql } from '@/server/db/database.server';
 import { json, problem } from '@/server/http.server';
-import { productIdParam } from '@/server/product-id.server';
-import { shopper, signInRequired } from '@/server/shopper.server';
+import { productIdInPath } from '@/server/product-id.server';
+import { requireShopper } from '@/server/shopper.server';
 
 export const prerender = false;
 
@@ -15,12 +15,12 @@ type LikeAction = (tx: Sql, catalogue: CatalogueIndex, productId: number) => Pro
 /** PUT likes, DELETE unlikes; both are idempotent and answer {productId, liked, count}. */
 function respond(action: LikeAction): APIRoute {
   return async (ctx: APIContext) => {
-    const me = await shopper(ctx);
-    if (!me.session) return signInRequired(LOGIN_TO_LIKE);
-    const id = productIdParam.safeParse(ctx.params.productId);
-    if (!id.success) return problem(400, 'invalid_request', id.error.issues[0]?.message ?? 'Invalid product id.');
+    const me = await requireShopper(ctx, LOGIN_TO_LIKE);
+    if (me instanceof Response) return me;
+    const id = productIdInPath(ctx.params.productId);
+    if (id instanceof Response) return id;
     const catalogue = await getCatalogueIndex();
-    const result = await me.run((tx) => action(tx, catalogue, id.data));
+    const result = await me.run((tx) => action(tx, catalogue, id));
     if (!result.ok) return problem(404, 'not_found', 'There is no such product.');
     return json(result.value);
   };

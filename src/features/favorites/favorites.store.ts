@@ -1,39 +1,11 @@
 import { atom, onMount } from 'nanostores';
 import { api } from '@/lib/api';
 import { $user } from '../auth/auth.store';
-import { ADD_FAILED, ALREADY_FAVORITE, type Favorite, REMOVE_FAILED } from '../favorites/favorites';
-import { LIKE_FAILED, type LikeAnswer, type LikesSummary, LOGIN_TO_LIKE, withLike } from '../likes/likes';
 import { notify } from '../toasts/toast.store';
+import { ADD_FAILED, ALREADY_FAVORITE, type Favorite, REMOVE_FAILED } from './favorites';
 
-// The likes and favorites stores, shared by the home cards, the product page and the wishlist. What only the wishlist
-// page needs (remove with its messages, clear all) lives in Wishlist.tsx.
-
-// Likes ----------------------------------------------------------------------------------------------------------
-
-/** Shoppers' likes, shared by the product page and the home cards so that both show the same count. */
-export const $likes = atom<LikesSummary>({ counts: {}, liked: [] });
-
-const pendingLikes = new Set<number>();
-
-/** Likes or unlikes a product: the count changes at once and goes back if the server refuses. */
-export async function toggleLike(productId: number): Promise<void> {
-  if (!$user.get()) return notify.error(LOGIN_TO_LIKE);
-  // One request per product at a time, so a double click cannot leave the server and the page disagreeing.
-  if (pendingLikes.has(productId)) return;
-  pendingLikes.add(productId);
-  const { counts, liked } = $likes.get();
-  const was = liked.includes(productId);
-  const count = counts[productId] ?? 0;
-  const show = (on: boolean, n: number) => $likes.set(withLike($likes.get(), productId, on, n));
-  show(!was, count + (was ? -1 : 1));
-  const r = await api<LikeAnswer>(`/api/likes/${productId}`, undefined, was ? 'DELETE' : 'PUT');
-  pendingLikes.delete(productId);
-  if (r.ok) return show(r.data.liked, r.data.count);
-  show(was, count);
-  notify.error(r.status === 401 ? LOGIN_TO_LIKE : LIKE_FAILED);
-}
-
-// Favorites ------------------------------------------------------------------------------------------------------
+// The favorites store, shared by the home cards, the product page and the wishlist. What only the wishlist page needs
+// (remove with its messages, clear all) lives in Wishlist.tsx.
 
 /** The signed-in shopper's favorites, newest first, as the product page, the cards and the wishlist show them. */
 export interface FavoritesState {
@@ -44,12 +16,11 @@ export interface FavoritesState {
 
 export const $favorites = atom<FavoritesState>({ items: [], status: 'loading' });
 
-/** Fetches the list again (after signing in or out, or when the wishlist page retries). */
 // Only the newest answer counts: one that arrives after the shopper signed in or out (or after a newer request) was
 // for someone else's view and is dropped.
 let favoritesRequest = 0;
-let likesRequest = 0;
 
+/** Fetches the list again (after signing in or out, or when the wishlist page retries). */
 export async function loadFavorites(): Promise<void> {
   const request = ++favoritesRequest;
   if (!$user.get()) return $favorites.set({ items: [], status: 'ready' });
@@ -59,15 +30,7 @@ export async function loadFavorites(): Promise<void> {
   $favorites.set({ items: r.ok ? r.data.favorites : [], status: r.ok ? 'ready' : 'failed' });
 }
 
-async function loadLikes(): Promise<void> {
-  const request = ++likesRequest;
-  const r = await api<LikesSummary>('/api/likes');
-  if (r.ok && request === likesRequest) $likes.set(r.data);
-}
-
-// Each loads when an island first shows it, and again whenever the shopper signs in or out; pages without likes or
-// favorites ask for neither.
-onMount($likes, () => $user.subscribe(() => void loadLikes()));
+// Loads when an island first shows favorites, and again whenever the shopper signs in or out.
 onMount($favorites, () => $user.subscribe(() => loadFavorites()));
 
 const pendingFavorites = new Set<number>();

@@ -1,0 +1,17 @@
+// Who is signed in, as the browser and the server both describe them. No store and no browser code here, so the
+// server (services.server.ts) and every island can import it.
+
+/** The signed-in shopper as the browser knows them, or null for a guest. */
+export interface SessionUser {
+  id: string;
+  email: string;
+  firstName: string | null;
+}
+
+/** What /api/auth/session and /api/auth/login answer about the shopper. */
+export type UserAnswer = { user: SessionUser | null };
+
+/** Name shown in the online indicator: the first name, else the e-mail's local part. */
+export function displayName(user: SessionUser): string {
+  return user.firstName?.trim() || user.email.split('@')[0] || user.email;
+}
