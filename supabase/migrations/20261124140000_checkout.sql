@@ -38,3 +38,16 @@ create index checkouts_open on public.checkouts (created_at) where order_id is n
 alter table public.checkouts enable row level security;
 
 grant select, insert, update, delete on public.shipping_quotes, public.checkouts to service_role;
+
+-- A guest has no account to see their order with: the confirmation e-mail links to /order?token=…, and only the
+-- token's hash is kept (as for reset links), so the database alone cannot open anyone's order page.
+alter table public.orders add column access_token_hash text unique;
+
+-- Labels the embedded shipping adapter draws (a carrier hosts its own and the order keeps its URL).
+create table public.order_labels (
+  order_id uuid primary key references public.orders (id) on delete cascade,
+  pdf bytea not null,
+  created_at timestamptz not null default now()
+);
+alter table public.order_labels enable row level security;
+grant select, insert, update, delete on public.order_labels to service_role;

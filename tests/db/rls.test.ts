@@ -483,6 +483,16 @@ const matrix = {
     update: { set: ['amount_cents = 0'], expect: serverOnly.update },
     delete: serverOnly.delete,
   }),
+  order_labels: policy({
+    key: 'order_id::text',
+    // Re-seeding orders empties order_items (on delete cascade): seed them again for the checks after the matrix.
+    dependsOn: ['orders', 'order_items'],
+    rows: { 'A’s': { order_id: orderA, pdf: new TextEncoder().encode('%PDF-') } },
+    select: serverOnly.select,
+    insert: { rows: { row: { order_id: orderB, pdf: new Uint8Array([0]) } }, expect: serverOnly.insertExpect },
+    update: { set: [`pdf = '\\x01'::bytea`], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
   checkouts: policy({
     key: 'id::text',
     rows: {
