@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 
@@ -51,11 +51,15 @@ delete env.DATABASE_URL;
 if (databaseUrl) env.DATABASE_URL = databaseUrl;
 else env.PGLITE_DIR = join(dataDir, 'pglite');
 
-const server = spawn(process.execPath, [join(root, 'dist/server/entry.mjs')], {
-  cwd: root,
-  env,
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
+const server = spawn(
+  process.execPath,
+  [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), join(root, 'dist/server/entry.mjs')],
+  {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  },
+);
 let serverLog = '';
 server.stdout.on('data', (d) => (serverLog += d));
 server.stderr.on('data', (d) => (serverLog += d));
@@ -195,7 +199,9 @@ try {
     '| --- | --- | --- | --- | --- | --- |',
     ...rows.map((r) => `| ${r.title} | ${r.rps} | ${r.ratio} | ${r.p50} ms | ${r.p99} ms | ${r.non2xx} |`),
   ].join('\n');
-  console.log(`\n${engine}, ${connections} connections, ${duration} s each:\n\n${table}\n`);
+  console.log(
+    `\n${engine}, ${connections} connections, ${duration} s each, load average ${loadavg()[0].toFixed(1)}:\n\n${table}\n`,
+  );
 
   if (write) {
     const doc = join(root, 'docs/performance.md');
@@ -210,7 +216,7 @@ try {
     const marker = (which) => `<!-- bench:api ${engine} ${label} ${which} -->`;
     const block = [
       marker('start'),
-      `**${engine}, ${label}** (${new Date().toISOString().slice(0, 10)}; ${cpus().length} cores, ${cpus()[0]?.model.trim()}; Node ${process.versions.node}; ${connections} connections, ${duration} s per row):`,
+      `**${engine}, ${label}** (${new Date().toISOString().slice(0, 10)}; ${cpus().length} cores, ${cpus()[0]?.model.trim()}; Node ${process.versions.node}; ${connections} connections, ${duration} s per row; load average ${loadavg()[0].toFixed(1)} at the end):`,
       '',
       table,
       marker('end'),
