@@ -150,11 +150,16 @@ export function clientAddressFrom(request: Request, socketAddress: string, trust
   return chain[Math.min(trustedHops, chain.length - 1)] ?? socketAddress;
 }
 
-/** The request's cookies as a jar (what @supabase/ssr calls getAll/setAll), writing through Astro's cookies. */
+/**
+ * The request's cookies as a jar (what @supabase/ssr calls getAll/setAll), writing through Astro's cookies. Like a
+ * browser, it reads back what this request set: login asks for the session it has just started (to record activity),
+ * and must see the new cookie, not the one the request came with.
+ */
 export function cookieJar(request: Request, cookies: AstroCookies): CookieJar {
+  const written = new Map<string, string | null>();
   return {
     getAll() {
-      return (request.headers.get('cookie') ?? '')
+      const sent = (request.headers.get('cookie') ?? '')
         .split(';')
         .map((part) => part.trim())
         .filter(Boolean)
@@ -169,9 +174,14 @@ export function cookieJar(request: Request, cookies: AstroCookies): CookieJar {
             // Not percent-encoded: keep it as it came.
           }
           return { name, value };
-        });
+        })
+        .filter(({ name }) => !written.has(name));
+      const set = [...written].flatMap(([name, value]) => (value === null ? [] : [{ name, value }]));
+      return [...sent, ...set];
     },
     set(name, value, options) {
+      const expired = options.maxAge === 0 || (options.expires !== undefined && options.expires.getTime() <= Date.now());
+      written.set(name, expired || value === '' ? null : value);
       cookies.set(name, value, { ...options, encode: encodeURIComponent });
     },
   };

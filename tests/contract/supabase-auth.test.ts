@@ -167,6 +167,8 @@ describe('Supabase Auth adapter against a GoTrue-speaking fake', () => {
       user: { id: payload.sub, email, firstName: 'Ada', lastName: 'Lovelace' },
       claims: { sub: payload.sub, email, role: 'authenticated' },
       sessionKey: payload.session_id,
+      // When the shopper authenticated, from the token's `amr`: a session with no recorded activity is idle since then.
+      startedAt: new Date(payload.amr[0].timestamp * 1000),
     });
     expect(jwtPart(accessToken, 0)).toMatchObject({ alg: 'ES256', kid: expect.any(String) });
     // Verified locally with the published key (fetched once, then cached): no round trip to /user.

@@ -254,9 +254,9 @@ describe(`built-in accounts on ${TEST_DATABASE_KIND}`, () => {
     );
     expect(seen?.quiet).toBe(true);
 
-    // Past 15 minutes: signed out for good.
+    // Past 15 minutes and the 30 s activity is recorded at (ACTIVITY_GRANULARITY_S): signed out for good.
     await db.query(
-      `update public.session_activity set last_seen_at = now() - interval '15 minutes 1 second' where session_key = $1`,
+      `update public.session_activity set last_seen_at = now() - interval '15 minutes 31 seconds' where session_key = $1`,
       [session?.sessionKey],
     );
     expect(await activeSession(db, auth(), jar, { touch: true })).toBeNull();

@@ -40,6 +40,21 @@ export interface CurrentSession {
   claims: ShopperClaims;
   /** Identifies this session (not the user) for idle tracking; stable for the session's life. */
   sessionKey: string;
+  /**
+   * When the shopper signed in, if the adapter knows: a session with no recorded activity has been quiet since then.
+   * Unknown counts as long ago, so a missing activity row never makes a session look fresh.
+   */
+  startedAt?: Date | null;
+  /** Idle state, when the adapter read it with the session in one query; otherwise the caller reads session_activity. */
+  activity?: SessionActivity;
+}
+
+/** A session's idle state as the database judged it (its clock, not the web server's). */
+export interface SessionActivity {
+  /** No activity for the idle timeout: the session must end. */
+  idle: boolean;
+  /** The recorded activity is old enough that a request should record it again. */
+  touchDue: boolean;
 }
 
 export interface SignUpInput {
@@ -68,6 +83,9 @@ export interface AuthPort {
   resetPassword(input: { token: string; password: string }): Promise<AuthResult>;
   /** Confirms an e-mail address with the token from the verification link. */
   verifyEmail(token: string): Promise<AuthResult>;
-  /** The session on this request, or null. Does not judge idleness: the caller does (session_activity). */
+  /**
+   * The session on this request, or null. Does not end idle sessions: the caller does (session.server.ts), from
+   * `activity` when the adapter read it along with the session, else from session_activity.
+   */
   currentSession(jar: CookieJar): Promise<CurrentSession | null>;
 }

@@ -6,6 +6,7 @@ import { queueJob } from '../outbox/jobs.server';
 import type { AccountUser, AuthPort, AuthResult, CookieJar, CurrentSession } from './auth.port';
 import { accountExistsEmail, resetEmail, verificationEmail } from './emails.server';
 import { hashPassword, verifyDecoy, verifyPassword } from './password.server';
+import { ACTIVITY_PARAMS, activitySql, recordActivity } from './session.server';
 import { newToken, tokenHash } from './tokens.server';
 
 export const SESSION_COOKIE = 'aurelia_session';
@@ -178,6 +179,8 @@ export function createBuiltInAuth({ db, secureCookies, onMailQueued }: BuiltInAu
         if (previous)
           await tx.query(`update public.auth_sessions set revoked_at = now() where token_hash = $1`, [tokenHash(previous)]);
         await tx.query(`insert into public.auth_sessions (token_hash, user_id) values ($1, $2)`, [tokenHash(token), user.id]);
+        // Logging in is activity: idle sign-out counts from here even if the session is never used again.
+        await recordActivity(tx, `builtin:${tokenHash(token)}`, user.id);
       });
       jar.set(SESSION_COOKIE, token, { ...cookie, maxAge: SESSION_MAX_AGE_S });
       return { ok: true, value: toUser(user) };
@@ -258,19 +261,24 @@ export function createBuiltInAuth({ db, secureCookies, onMailQueued }: BuiltInAu
     async currentSession(jar): Promise<CurrentSession | null> {
       const token = sessionToken(jar);
       if (!token) return null;
-      const hash = tokenHash(token);
-      const [user] = await asService(db, (tx) =>
-        tx.query<UserRow>(
-          `select ${USER_COLUMNS} from public.auth_sessions s join auth.users u on u.id = s.user_id
+      const sessionKey = `builtin:${tokenHash(token)}`;
+      // Session, account and idle state in one query: every signed-in request pays for this, so it is one round trip.
+      const [row] = await asService(db, (tx) =>
+        tx.query<UserRow & { created_at: Date; idle: boolean; touch_due: boolean }>(
+          `select ${USER_COLUMNS}, s.created_at, ${activitySql('s.created_at', '$4', '$5')}
+           from public.auth_sessions s join auth.users u on u.id = s.user_id
+           left join public.session_activity a on a.session_key = $3
            where s.token_hash = $1 and s.revoked_at is null and s.created_at > now() - make_interval(secs => $2)`,
-          [hash, SESSION_MAX_AGE_S],
+          [tokenHash(token), SESSION_MAX_AGE_S, sessionKey, ...ACTIVITY_PARAMS],
         ),
       );
-      if (!user) return null;
+      if (!row) return null;
       return {
-        user: toUser(user),
-        claims: { sub: user.id, email: user.email, role: 'authenticated' },
-        sessionKey: `builtin:${hash}`,
+        user: toUser(row),
+        claims: { sub: row.id, email: row.email, role: 'authenticated' },
+        sessionKey,
+        startedAt: row.created_at,
+        activity: { idle: row.idle, touchDue: row.touch_due },
       };
     },
   };

@@ -1,13 +1,62 @@
-import type { Database } from '../db/database.server';
+import type { Database, Sql } from '../db/database.server';
 import { asService } from '../db/roles.server';
-import type { AuthPort, CookieJar, CurrentSession } from './auth.port';
+import type { AuthPort, CookieJar, CurrentSession, SessionActivity } from './auth.port';
 
 /** Idle sign-out after 15 minutes without activity (spec section 6), decided by the server. */
 export const IDLE_TIMEOUT_S = 15 * 60;
 
 /**
+ * Activity is written at most once per this many seconds per session: a write per request would cost every signed-in
+ * request a write transaction (issue 8). The recorded time may therefore lag the real last activity by up to this
+ * much, so a session counts as idle only when its recorded activity is older than IDLE_TIMEOUT_S plus this margin:
+ * nobody is signed out before 15 minutes of real inactivity, and an idle session ends at most 30 s after that.
+ */
+export const ACTIVITY_GRANULARITY_S = 30;
+
+/** How long since the last recorded activity a session ends: see ACTIVITY_GRANULARITY_S. */
+const IDLE_AFTER_S = IDLE_TIMEOUT_S + ACTIVITY_GRANULARITY_S;
+
+/**
+ * SQL that judges a session from its activity row `a` (left-joined, so possibly missing) and `started`, when the
+ * session began: a session with no row has been quiet since it began, never "fresh" (issue 8: a session never used
+ * after login escaped idle sign-out). Parameters $idle and $due are IDLE_AFTER_S and ACTIVITY_GRANULARITY_S.
+ */
+export function activitySql(started: string, idle: string, due: string): string {
+  // A null start (a Supabase token without an authentication time) counts as long ago: no evidence of activity.
+  return `coalesce(a.last_seen_at, ${started}, '-infinity') < now() - make_interval(secs => ${idle}) as idle,
+    (a.last_seen_at is null or a.last_seen_at < now() - make_interval(secs => ${due})) as touch_due`;
+}
+
+/** The parameters activitySql's placeholders stand for, in its order. */
+export const ACTIVITY_PARAMS = [IDLE_AFTER_S, ACTIVITY_GRANULARITY_S] as const;
+
+/** Records activity now. Idempotent under concurrency: of many requests racing past the same due time, one writes. */
+export async function recordActivity(tx: Sql, sessionKey: string, userId: string): Promise<void> {
+  await tx.query(
+    `insert into public.session_activity as a (session_key, user_id) values ($1, $2)
+     on conflict (session_key) do update set last_seen_at = now()
+     where a.last_seen_at < now() - make_interval(secs => $3)`,
+    [sessionKey, userId, ACTIVITY_GRANULARITY_S],
+  );
+}
+
+/** The activity of a session whose adapter could not read it with the session itself (Supabase: claims, no query). */
+async function readActivity(db: Database, session: CurrentSession): Promise<SessionActivity> {
+  const [row] = await asService(db, (tx) =>
+    tx.query<{ idle: boolean; touch_due: boolean }>(
+      `select ${activitySql('$2::timestamptz', '$3', '$4')}
+       from (select 1) as one left join public.session_activity a on a.session_key = $1`,
+      [session.sessionKey, session.startedAt?.toISOString() ?? null, ...ACTIVITY_PARAMS],
+    ),
+  );
+  return { idle: row?.idle ?? true, touchDue: row?.touch_due ?? true };
+}
+
+/**
  * The shopper's session if it is still active. `touch` records activity (any request the shopper made); the browser's
  * 3-minute session check does not touch, so it cannot keep an idle session alive. An idle session is ended for good.
+ * The common case costs one query (the built-in adapter reads session and activity together) and no write: activity
+ * is written only when the recorded one is older than ACTIVITY_GRANULARITY_S.
  */
 export async function activeSession(
   db: Database,
@@ -17,27 +66,14 @@ export async function activeSession(
 ): Promise<CurrentSession | null> {
   const session = await auth.currentSession(jar);
   if (!session) return null;
-  const idle = await asService(db, async (tx) => {
-    const [row] = await tx.query<{ idle: boolean }>(
-      `select last_seen_at < now() - make_interval(secs => $2) as idle from public.session_activity where session_key = $1`,
-      [session.sessionKey, IDLE_TIMEOUT_S],
-    );
-    if (row?.idle) {
-      await tx.query(`delete from public.session_activity where session_key = $1`, [session.sessionKey]);
-      return true;
-    }
-    if (!row || touch) {
-      await tx.query(
-        `insert into public.session_activity (session_key, user_id) values ($1, $2)
-         on conflict (session_key) do update set last_seen_at = now()`,
-        [session.sessionKey, session.user.id],
-      );
-    }
-    return false;
-  });
-  if (idle) {
+  const activity = session.activity ?? (await readActivity(db, session));
+  if (activity.idle) {
+    await asService(db, (tx) => tx.query(`delete from public.session_activity where session_key = $1`, [session.sessionKey]));
     await auth.signOut(jar);
     return null;
+  }
+  if (touch && activity.touchDue) {
+    await asService(db, (tx) => recordActivity(tx, session.sessionKey, session.user.id));
   }
   return session;
 }

@@ -225,5 +225,19 @@ function toCurrentSession(claims: JwtPayload): CurrentSession | null {
     user: { id: sub, email, firstName: text(meta.first_name), lastName: text(meta.last_name) },
     claims: { sub, email, role: 'authenticated' },
     sessionKey: sessionId,
+    startedAt: signedInAt(claims.amr),
   };
+}
+
+/**
+ * When the shopper authenticated: the earliest `amr` timestamp (the token's `iat` moves with every refresh, which the
+ * 3-minute check triggers too, so it says nothing about activity). Null when the token carries none.
+ */
+function signedInAt(amr: unknown): Date | null {
+  if (!Array.isArray(amr)) return null;
+  const times = amr.flatMap((entry: unknown) => {
+    const at = typeof entry === 'object' && entry !== null ? (entry as { timestamp?: unknown }).timestamp : undefined;
+    return typeof at === 'number' && Number.isFinite(at) ? [at] : [];
+  });
+  return times.length > 0 ? new Date(Math.min(...times) * 1000) : null;
 }

@@ -8,9 +8,19 @@ export interface Sql {
   exec(text: string): Promise<void>;
 }
 
+/** A statement to run first in a transaction (the role and claims it runs with). */
+export interface Setup {
+  text: string;
+  params?: readonly unknown[];
+}
+
 /** The one query interface the app uses, whether PGlite (embedded default) or PostgreSQL answers. */
 export interface Database extends Sql {
   readonly kind: 'pglite' | 'postgres';
-  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in a transaction, after `setup`. Every request opens at least one transaction, so the adapter runs the
+   * setup as cheaply as its driver allows: PostgreSQL pipelines it with fn's first statement (one round trip, not two).
+   */
+  transaction<T>(fn: (tx: Sql) => Promise<T>, setup?: Setup): Promise<T>;
   close(): Promise<void>;
 }

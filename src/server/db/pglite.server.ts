@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
-import type { Database, Row, Sql } from './database.server';
+import type { Database, Row, Setup, Sql } from './database.server';
 
 /** PGlite opens a directory twice without complaint, so the app takes a lock file beside it first. */
 function lock(dataDir: string): () => void {
@@ -46,6 +46,10 @@ function isAlive(pid: number): boolean {
 function wrap(pg: PGlite | Transaction): Sql {
   return {
     async query<T extends object = Row>(text: string, params: readonly unknown[] = []) {
+      // PGlite runs a query with parameters as five protocol steps (parse, describe, bind, describe, execute), each a
+      // call into the WASM engine on this very thread; without parameters the one-step simple protocol gives the same
+      // rows, and the texts here are always the code's own constants.
+      if (params.length === 0) return ((await pg.exec(text)).at(-1)?.rows ?? []) as T[];
       return (await pg.query<T>(text, [...params])).rows;
     },
     async exec(text: string) {
@@ -59,7 +63,12 @@ export function fromPglite(pg: PGlite, release: () => void = () => {}): Database
   return {
     kind: 'pglite',
     ...wrap(pg),
-    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    transaction: (fn, setup?: Setup) =>
+      pg.transaction(async (tx) => {
+        const sql = wrap(tx);
+        if (setup) await sql.query(setup.text, setup.params);
+        return fn(sql);
+      }),
     async close() {
       await pg.close();
       release();

@@ -1,5 +1,5 @@
 import postgres from 'postgres';
-import type { Database, Row, Sql } from './database.server';
+import type { Database, Row, Setup, Sql } from './database.server';
 
 type Client = postgres.Sql | postgres.TransactionSql;
 
@@ -20,7 +20,15 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
   return {
     kind: 'postgres',
     ...wrap(sql),
-    transaction: (fn) => sql.begin((tx) => fn(wrap(tx))) as Promise<never>,
+    transaction: <T>(fn: (tx: Sql) => Promise<T>, setup?: Setup) =>
+      sql.begin((tx) => {
+        if (!setup) return fn(wrap(tx));
+        // Sent now (postgres.js queries are lazy until execute or then) but not awaited before fn starts: fn's first
+        // statement follows right behind it on the same connection, and the server runs them in order. Should the
+        // setup fail, Promise.all rejects with its error.
+        const ready = tx.unsafe(setup.text, (setup.params ?? []) as postgres.ParameterOrJSON<never>[]).execute();
+        return Promise.all([ready, fn(wrap(tx))]).then(([, result]) => result);
+      }) as Promise<T>,
     close: () => sql.end({ timeout: 5 }),
   };
 }

@@ -12,21 +12,18 @@ export interface ShopperClaims {
  * Row-level security then decides what every statement may see and change.
  */
 export function asShopper<T>(db: Database, claims: ShopperClaims | null, fn: (tx: Sql) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    await tx.query(`select set_config('role', $1, true), set_config('request.jwt.claims', $2, true)`, [
-      claims ? 'authenticated' : 'anon',
-      JSON.stringify(claims ?? { role: 'anon' }),
-    ]);
-    return fn(tx);
+  return db.transaction(fn, {
+    text: `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true)`,
+    params: [claims ? 'authenticated' : 'anon', JSON.stringify(claims ?? { role: 'anon' })],
   });
 }
 
+/** service_role's setup: constant text, no parameters (PGlite then runs it in one protocol step). */
+const AS_SERVICE = {
+  text: `select set_config('role', 'service_role', true), set_config('request.jwt.claims', '{"role":"service_role"}', true)`,
+};
+
 /** Runs `fn` as service_role (bypasses RLS). Only for named privileged paths: payments, accounts, the outbox. */
 export function asService<T>(db: Database, fn: (tx: Sql) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    await tx.query(`select set_config('role', 'service_role', true), set_config('request.jwt.claims', $1, true)`, [
-      JSON.stringify({ role: 'service_role' }),
-    ]);
-    return fn(tx);
-  });
+  return db.transaction(fn, AS_SERVICE);
 }

@@ -1,0 +1,235 @@
+// The API under load: what a signed-in request costs compared with a guest's, on the production build.
+// Expects `npm run build` to have run. Starts `node dist/server/entry.mjs` on a free port with a fresh embedded
+// database (or PostgreSQL with `--postgres URL` / BENCH_DATABASE_URL), signs up, verifies and logs in a shopper
+// through the public endpoints and the dev mailbox, then measures with autocannon and prints a table.
+// `--write` also replaces the "API under load" section of docs/performance.md.
+//
+//   npm run bench:api [-- --postgres postgres://…/scratch] [-- --write] [-- --duration 10] [-- --label after]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+
+const root = new URL('..', import.meta.url).pathname;
+const args = process.argv.slice(2);
+const option = (name) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const databaseUrl = option('--postgres') ?? process.env.BENCH_DATABASE_URL;
+const write = args.includes('--write');
+const duration = Number(option('--duration') ?? 8);
+const connections = Number(option('--connections') ?? 50);
+const label = option('--label') ?? 'after';
+
+/** A port nobody listens on right now. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+const [port, mailboxPort] = [await freePort(), await freePort()];
+const origin = `http://127.0.0.1:${port}`;
+const dataDir = databaseUrl ? null : mkdtempSync(join(tmpdir(), 'bench-api-'));
+const env = {
+  ...process.env,
+  HOST: '127.0.0.1',
+  PORT: String(port),
+  DEV_MAILBOX_PORT: String(mailboxPort),
+  // The bench shopper signs up and logs in from one address; per-address limits must not get in the way.
+  ADDRESS_LIMIT_FACTOR: '1000',
+};
+delete env.DATABASE_URL;
+if (databaseUrl) env.DATABASE_URL = databaseUrl;
+else env.PGLITE_DIR = join(dataDir, 'pglite');
+
+const server = spawn(
+  process.execPath,
+  [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), join(root, 'dist/server/entry.mjs')],
+  {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  },
+);
+let serverLog = '';
+server.stdout.on('data', (d) => (serverLog += d));
+server.stderr.on('data', (d) => (serverLog += d));
+let stopping = false;
+server.on('exit', (code) => {
+  if (!stopping) {
+    console.error(`The server exited (${code}) before the bench finished:\n${serverLog}`);
+    process.exit(1);
+  }
+});
+
+function stop() {
+  stopping = true;
+  server.kill('SIGTERM');
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+}
+process.on('SIGINT', () => {
+  stop();
+  process.exit(130);
+});
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(url) {
+  for (let i = 0; i < 150; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {}
+    await sleep(200);
+  }
+  throw new Error(`${url} did not answer:\n${serverLog}`);
+}
+
+/** A JSON call as the shop's own pages make it: same Origin, JSON body. */
+async function call(path, { method = 'GET', body, cookie } = {}) {
+  const headers = { origin, 'content-type': 'application/json' };
+  if (cookie) headers.cookie = cookie;
+  const response = await fetch(`${origin}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    redirect: 'manual',
+  });
+  if (response.status >= 400) throw new Error(`${method} ${path}: HTTP ${response.status} ${await response.text()}`);
+  return response;
+}
+
+/** Signs a new shopper up, follows the link in the dev mailbox, logs in: the session cookie. */
+async function signedInShopper() {
+  const email = `bench.${Date.now()}@example.com`;
+  const password = 'lavender-fields-7';
+  await call('/api/auth/signup', {
+    method: 'POST',
+    body: { firstName: 'Bench', lastName: 'Shopper', email, password, confirmPassword: password },
+  });
+  let link;
+  for (let i = 0; i < 100 && !link; i++) {
+    const store = await (await fetch(`http://127.0.0.1:${mailboxPort}/store`)).json();
+    const mail = store.emails.find((m) => m.destination.to.includes(email));
+    link = /https?:\/\/\S+token=[\w-]+/.exec(mail?.body?.text ?? '')?.[0];
+    if (!link) await sleep(200);
+  }
+  if (!link) throw new Error(`No verification e-mail for ${email}`);
+  const verified = await fetch(new URL(new URL(link).pathname + new URL(link).search, origin), { redirect: 'manual' });
+  if (verified.status >= 400) throw new Error(`Verification link answered HTTP ${verified.status}`);
+  const login = await call('/api/auth/login', { method: 'POST', body: { email, password } });
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .filter((c) => !c.endsWith('='))
+    .join('; ');
+  const who = await (await call('/api/auth/session', { cookie })).json();
+  if (who.user?.email !== email) throw new Error(`Login did not give a session: ${JSON.stringify(who)}`);
+  return cookie;
+}
+
+function run(title, { path, ...opts }) {
+  return new Promise((resolve, reject) => {
+    // autocannon takes the path as part of `url` (a top-level `path` is ignored and `/` measured instead).
+    autocannon({ url: `${origin}${path}`, connections, duration, ...opts }, (error, result) => {
+      if (error) reject(error);
+      else resolve({ title, result });
+    });
+  });
+}
+
+try {
+  await waitFor(`${origin}/api/auth/session`);
+  const cookie = await signedInShopper();
+  const cart = JSON.stringify({
+    lines: [
+      { productId: 1, quantity: 2, selectedColor: null, selectedSize: null },
+      { productId: 2, quantity: 1, selectedColor: null, selectedSize: null },
+      { productId: 5, quantity: 3, selectedColor: null, selectedSize: null },
+    ],
+  });
+  const signedIn = { cookie, origin };
+  // Warm the JIT and the database's caches, so the first measured run is not the cold one.
+  await run('warm-up', { path: '/api/auth/session', duration: 2 });
+
+  const scenarios = [
+    ['guest GET /api/auth/session', { path: '/api/auth/session' }],
+    ['signed-in GET /api/auth/session', { path: '/api/auth/session', headers: signedIn }],
+    [
+      'signed-in PUT /api/cart (3 lines)',
+      { path: '/api/cart', method: 'PUT', headers: { ...signedIn, 'content-type': 'application/json' }, body: cart },
+    ],
+    ['signed-in GET /api/cart', { path: '/api/cart', headers: signedIn }],
+  ];
+  const results = [];
+  for (const [title, opts] of scenarios) {
+    // One request by hand first: a scenario that answers an error or a page instead of JSON would measure nothing real.
+    const probe = await fetch(`${origin}${opts.path}`, { method: opts.method ?? 'GET', headers: opts.headers, body: opts.body });
+    if (!probe.ok || !(probe.headers.get('content-type') ?? '').startsWith('application/json'))
+      throw new Error(`${title}: HTTP ${probe.status} ${probe.headers.get('content-type')} before the run`);
+    process.stdout.write(`${title}… `);
+    const { result } = await run(title, opts);
+    results.push({ title, result });
+    console.log(`${Math.round(result.requests.average)} req/s`);
+  }
+  // A run that signed the shopper out (idle logic gone wrong) would show as 401s above, and here.
+  const still = await (await call('/api/auth/session', { cookie })).json();
+  if (!still.user) throw new Error('The bench shopper was signed out during the run');
+
+  const baseline = results[0].result.requests.average;
+  const rows = results.map(({ title, result }) => ({
+    title,
+    rps: Math.round(result.requests.average),
+    ratio: (result.requests.average / baseline).toFixed(2),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx + result.errors + result.timeouts,
+  }));
+  const engine = databaseUrl ? 'PostgreSQL' : 'PGlite';
+  const table = [
+    '| Request | req/s | × guest session | p50 | p99 | non-2xx |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...rows.map((r) => `| ${r.title} | ${r.rps} | ${r.ratio} | ${r.p50} ms | ${r.p99} ms | ${r.non2xx} |`),
+  ].join('\n');
+  console.log(
+    `\n${engine}, ${connections} connections, ${duration} s each, load average ${loadavg()[0].toFixed(1)}:\n\n${table}\n`,
+  );
+
+  if (write) {
+    const doc = join(root, 'docs/performance.md');
+    const text = readFileSync(doc, 'utf8');
+    const heading = '## API under load';
+    const start = text.indexOf(heading);
+    const next = start < 0 ? -1 : text.indexOf('\n## ', start + heading.length);
+    const head = start < 0 ? `${text.trimEnd()}\n\n` : text.slice(0, start);
+    const section = start < 0 ? `${heading}\n` : text.slice(start, next < 0 ? undefined : next + 1);
+    const tail = next < 0 ? '' : text.slice(next + 1);
+    // Each engine and label (before/after a change) has its own marked block, so runs update only their own figures.
+    const marker = (which) => `<!-- bench:api ${engine} ${label} ${which} -->`;
+    const block = [
+      marker('start'),
+      `**${engine}, ${label}** (${new Date().toISOString().slice(0, 10)}; ${cpus().length} cores, ${cpus()[0]?.model.trim()}; Node ${process.versions.node}; ${connections} connections, ${duration} s per row; load average ${loadavg()[0].toFixed(1)} at the end):`,
+      '',
+      table,
+      marker('end'),
+    ].join('\n');
+    const a = section.indexOf(marker('start'));
+    const b = section.indexOf(marker('end'));
+    const updated =
+      a >= 0 && b > a
+        ? section.slice(0, a) + block + section.slice(b + marker('end').length)
+        : `${section.trimEnd()}\n\n${block}\n`;
+    writeFileSync(doc, `${head}${updated.trimEnd()}\n${tail ? `\n${tail}` : ''}`);
+    console.log(`Updated ${doc}`);
+  }
+} finally {
+  stop();
+}
