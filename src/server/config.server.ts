@@ -21,6 +21,11 @@ const url = (name: string) => z.url({ error: `${name} must be a URL` });
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const supabase = group(env, 'Supabase Auth', ['SUPABASE_URL', 'SUPABASE_ANON_KEY'] as const);
   const ses = group(env, 'AWS SES e-mail', ['AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'SES_FROM'] as const);
+  const stripe = group(env, 'Stripe payments', [
+    'STRIPE_SECRET_KEY',
+    'PUBLIC_STRIPE_PUBLISHABLE_KEY',
+    'STRIPE_WEBHOOK_SECRET',
+  ] as const);
   const parsed = z
     .object({
       DATABASE_URL: url('DATABASE_URL').optional(),
@@ -37,6 +42,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     })
     .parse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')));
   if (supabase) url('SUPABASE_URL').parse(supabase.SUPABASE_URL);
+  // The publishable key is sent to every browser: a secret key pasted into its slot must stop the server, not leak.
+  if (stripe) {
+    for (const [key, prefix] of [
+      ['STRIPE_SECRET_KEY', /^(sk|rk)_/],
+      ['PUBLIC_STRIPE_PUBLISHABLE_KEY', /^pk_/],
+      ['STRIPE_WEBHOOK_SECRET', /^whsec_/],
+    ] as const) {
+      if (!prefix.test(stripe[key])) throw new Error(`${key} does not look like a Stripe key of that kind (${prefix.source}…).`);
+    }
+  }
   return {
     database: parsed.DATABASE_URL
       ? ({ kind: 'postgres', url: parsed.DATABASE_URL } as const)
@@ -53,6 +68,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
           secretAccessKey: ses.AWS_SECRET_ACCESS_KEY,
         } as const)
       : ({ kind: 'dev-mailbox', port: parsed.DEV_MAILBOX_PORT, from: parsed.MAIL_FROM } as const),
+    payments: stripe
+      ? ({
+          kind: 'stripe',
+          secretKey: stripe.STRIPE_SECRET_KEY,
+          publishableKey: stripe.PUBLIC_STRIPE_PUBLISHABLE_KEY,
+          webhookSecret: stripe.STRIPE_WEBHOOK_SECRET,
+        } as const)
+      : ({ kind: 'test' } as const),
     siteUrl: parsed.SITE_URL ?? null,
     /** The rate limits, per-address ones multiplied by ADDRESS_LIMIT_FACTOR (see limitsFor). */
     limits: limitsFor(parsed.ADDRESS_LIMIT_FACTOR),

@@ -11,6 +11,8 @@ import { startDevMailbox } from './mail/dev-mailbox.server';
 import type { MailPort } from './mail/mail.port';
 import { createSesMail } from './mail/ses.server';
 import { emailHandler, startOutboxWorker } from './outbox/outbox.server';
+import { createPayments } from './payments/index.server';
+import type { PaymentsPort } from './payments/payments.port';
 import { pruneRateLimits } from './ratelimit.server';
 
 export interface Services {
@@ -18,6 +20,7 @@ export interface Services {
   db: Database;
   auth: AuthPort;
   mail: MailPort;
+  payments: PaymentsPort;
   /** The dev mailbox's address when the embedded e-mail default runs (open it in a browser to read sent mail). */
   devMailbox: string | null;
 }
@@ -68,11 +71,13 @@ async function start(): Promise<Services> {
       ? createSupabaseAuth({ url: config.auth.url, anonKey: config.auth.anonKey, secureCookies })
       : createBuiltInAuth({ db, secureCookies, onMailQueued: () => worker.nudge() });
 
+  const payments = createPayments(config.payments, db);
+
   const where = config.database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.database.dir}`;
   console.log(
-    `[aurelia] database: ${where} · accounts: ${auth.name} · e-mail: ${devMailbox ? `dev mailbox at ${devMailbox}/` : 'AWS SES'}`,
+    `[aurelia] database: ${where} · accounts: ${auth.name} · e-mail: ${devMailbox ? `dev mailbox at ${devMailbox}/` : 'AWS SES'} · payments: ${payments.name === 'stripe' ? 'Stripe' : 'test processor (TEST MODE cards)'}`,
   );
-  return { config, db, auth, mail, devMailbox };
+  return { config, db, auth, mail, payments, devMailbox };
 }
 
 /** The origin that links in e-mails point to: SITE_URL when set, else the origin the request came to. */
