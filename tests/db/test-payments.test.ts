@@ -9,7 +9,10 @@ import {
   PaymentsError,
   WebhookSignatureError,
 } from '@/server/payments/payments.port';
+import { createStripePayments } from '@/server/payments/stripe.server';
+import { authenticateTestCard, confirmTestCard } from '@/server/payments/test-card-routes.server';
 import { createTestProcessor, IntentNotConfirmableError, signTestWebhook } from '@/server/payments/test-processor.server';
+import { LIMITS } from '@/server/ratelimit.server';
 import { suiteDatabase, TEST_DATABASE_KIND } from './test-database';
 
 const db = suiteDatabase();
@@ -374,5 +377,85 @@ describe(`the test processor on ${TEST_DATABASE_KIND}`, () => {
               has_table_privilege('authenticated', 'public.test_payment_intents', 'select') as authenticated`,
     );
     expect(row).toEqual({ anon: false, authenticated: false });
+  });
+
+  describe('the card form’s endpoints', () => {
+    const post = (path: string, body: unknown) =>
+      new Request(`http://shop.test${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const deps = () => ({ db, payments: processor(), limits: LIMITS });
+    const form = (clientSecret: string, number: string) => ({ clientSecret, number, expMonth: 12, expYear: 30, cvc: '123' });
+
+    it('charge a card and answer {status, error?, nextAction?}', async () => {
+      const intent = await newIntent();
+      const declined = await confirmTestCard(
+        deps(),
+        post('/api/test-payments/confirm', form(intent.clientSecret, '4000000000000002')),
+      );
+      expect(declined.status).toBe(200);
+      expect(await declined.json()).toEqual({ status: 'requires_payment_method', error: 'Your card was declined.' });
+
+      const challenged = await confirmTestCard(
+        deps(),
+        post('/api/test-payments/confirm', form(intent.clientSecret, '4000002500003155')),
+      );
+      expect(await challenged.json()).toEqual({ status: 'requires_action', nextAction: 'authenticate' });
+      const approved = await authenticateTestCard(
+        deps(),
+        post('/api/test-payments/authenticate', { clientSecret: intent.clientSecret, approve: true }),
+      );
+      expect(await approved.json()).toEqual({ status: 'succeeded' });
+    });
+
+    it('answer 400 for a malformed body, 404 for an unknown secret, 409 for a canceled payment', async () => {
+      const bad = await confirmTestCard(deps(), post('/api/test-payments/confirm', { clientSecret: 'x', number: 4242 }));
+      expect(bad.status).toBe(400);
+      const unknown = await confirmTestCard(
+        deps(),
+        post('/api/test-payments/confirm', form('pi_test_none_secret_x', '4242424242424242')),
+      );
+      expect(unknown.status).toBe(404);
+      const intent = await newIntent();
+      await processor().cancelIntent(intent.id);
+      const canceled = await confirmTestCard(
+        deps(),
+        post('/api/test-payments/confirm', form(intent.clientSecret, '4242424242424242')),
+      );
+      expect(canceled.status).toBe(409);
+      expect((await canceled.json()).error.code).toBe('intent_not_confirmable');
+    });
+
+    it('refuse card attempts past the limit on one client secret, so card numbers cannot be tried by the thousand', async () => {
+      const intent = await newIntent();
+      const limits = { testCardPerIntent: { limit: 3, windowSeconds: 600 } };
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const res = await confirmTestCard(
+          { db, payments: processor(), limits },
+          post('/api/test-payments/confirm', form(intent.clientSecret, '4000000000000002')),
+        );
+        statuses.push(res.status);
+      }
+      expect(statuses).toEqual([200, 200, 200, 429]);
+    });
+
+    it('do not exist when Stripe is the payments adapter', async () => {
+      const stripe = createStripePayments({ secretKey: 'sk_test_x', publishableKey: 'pk_test_x', webhookSecret: 'whsec_x' });
+      const intent = await newIntent();
+      const confirm = await confirmTestCard(
+        { db, payments: stripe, limits: LIMITS },
+        post('/api/test-payments/confirm', form(intent.clientSecret, '4242424242424242')),
+      );
+      expect(confirm.status).toBe(404);
+      const auth = await authenticateTestCard(
+        { db, payments: stripe, limits: LIMITS },
+        post('/api/test-payments/authenticate', { clientSecret: intent.clientSecret, approve: true }),
+      );
+      expect(auth.status).toBe(404);
+      expect((await processor().retrieveIntent(intent.id)).status).toBe('requires_payment_method');
+    });
   });
 });
