@@ -140,3 +140,9 @@ export function formatCardNumber(text: string): string {
     .slice(0, 19)
     .replace(/(\d{4})(?=\d)/g, '$1 ');
 }
+
+/** Puts the slash in as the expiry is typed: "042" → "04 / 2", "0427" → "04 / 27". */
+export function formatExpiry(text: string): string {
+  const digits = text.replace(/\D/g, '').slice(0, 4);
+  return digits.length > 2 ? `${digits.slice(0, 2)} / ${digits.slice(2)}` : digits;
+}
