@@ -59,6 +59,12 @@ describe(`the test processor on ${TEST_DATABASE_KIND}`, () => {
       expect(n).toBe(1);
     });
 
+    it('makes one intent when the same create races with itself (a double click reaching two processes)', async () => {
+      const input = { amountCents: 7_700, metadata: { checkout: 'race' }, idempotencyKey: randomUUID() };
+      const intents = await Promise.all(Array.from({ length: 10 }, () => processor().createIntent(input)));
+      expect(new Set(intents.map((i) => i.id)).size).toBe(1);
+    });
+
     it('refuses the same key with other parameters, as Stripe does', async () => {
       await processor().createIntent({ amountCents: 3_000, metadata: { checkout: 'c3' }, idempotencyKey: 'k-3' });
       await expect(
