@@ -10,6 +10,8 @@ describe('configuration', () => {
       mail: { kind: 'dev-mailbox', port: 8005, from: 'Aurelia <hello@aurelia-care.com>' },
       publicOrigin: 'http://127.0.0.1:4321',
       trustProxyHops: 0,
+      shopEmail: 'orders@aurelia-care.com',
+      payments: { kind: 'test' },
       limits: LIMITS,
       shipping: { kind: 'rate-table' },
     });
@@ -25,11 +27,20 @@ describe('configuration', () => {
       AWS_SECRET_ACCESS_KEY: 'secret',
       SES_FROM: 'shop@example.com',
       SHIPPO_API_KEY: 'shippo_live_0123abcd',
+      STRIPE_SECRET_KEY: 'sk_live_1',
+      PUBLIC_STRIPE_PUBLISHABLE_KEY: 'pk_live_1',
+      STRIPE_WEBHOOK_SECRET: 'whsec_1',
     });
     expect(config.database.kind).toBe('postgres');
     expect(config.auth).toEqual({ kind: 'supabase', url: 'https://x.supabase.co', anonKey: 'anon' });
     expect(config.mail.kind).toBe('ses');
     expect(config.shipping).toEqual({ kind: 'shippo', apiKey: 'shippo_live_0123abcd' });
+    expect(config.payments).toEqual({
+      kind: 'stripe',
+      secretKey: 'sk_live_1',
+      publishableKey: 'pk_live_1',
+      webhookSecret: 'whsec_1',
+    });
   });
 
   it('refuses a half-set adapter instead of silently falling back', () => {
@@ -37,6 +48,17 @@ describe('configuration', () => {
       'Supabase Auth is half-configured: SUPABASE_URL set but SUPABASE_ANON_KEY missing',
     );
     expect(() => loadConfig({ AWS_REGION: 'us-east-1', SES_FROM: 'a@example.com' })).toThrow(/AWS SES e-mail is half-configured/);
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_1', PUBLIC_STRIPE_PUBLISHABLE_KEY: 'pk_test_1' })).toThrow(
+      'Stripe payments is half-configured: STRIPE_SECRET_KEY, PUBLIC_STRIPE_PUBLISHABLE_KEY set but STRIPE_WEBHOOK_SECRET missing',
+    );
+  });
+
+  it('refuses Stripe keys in the wrong slots, so a secret key is never sent to browsers as the publishable one', () => {
+    const keys = { STRIPE_SECRET_KEY: 'sk_test_1', PUBLIC_STRIPE_PUBLISHABLE_KEY: 'pk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' };
+    expect(() => loadConfig({ ...keys, PUBLIC_STRIPE_PUBLISHABLE_KEY: 'sk_test_1' })).toThrow(/PUBLIC_STRIPE_PUBLISHABLE_KEY/);
+    expect(() => loadConfig({ ...keys, STRIPE_SECRET_KEY: 'pk_test_1' })).toThrow(/STRIPE_SECRET_KEY/);
+    expect(() => loadConfig({ ...keys, STRIPE_WEBHOOK_SECRET: 'secret' })).toThrow(/STRIPE_WEBHOOK_SECRET/);
+    expect(loadConfig({ ...keys, STRIPE_SECRET_KEY: 'rk_test_1' }).payments.kind).toBe('stripe');
   });
 
   it('refuses malformed values', () => {

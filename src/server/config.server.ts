@@ -45,6 +45,11 @@ function publicOrigin(siteUrl: string | undefined, host: string, port: number): 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const supabase = group(env, 'Supabase Auth', ['SUPABASE_URL', 'SUPABASE_ANON_KEY'] as const);
   const ses = group(env, 'AWS SES e-mail', ['AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'SES_FROM'] as const);
+  const stripe = group(env, 'Stripe payments', [
+    'STRIPE_SECRET_KEY',
+    'PUBLIC_STRIPE_PUBLISHABLE_KEY',
+    'STRIPE_WEBHOOK_SECRET',
+  ] as const);
   const result = z
     .object({
       HOST: z.string().default('127.0.0.1'),
@@ -62,6 +67,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
         .min(1, { error: FACTOR_ERROR })
         .max(1000, { error: FACTOR_ERROR })
         .default(1),
+      SHOP_ADMIN_EMAIL: z
+        .string()
+        .trim()
+        .refine(isEmail, { error: 'SHOP_ADMIN_EMAIL must be an e-mail address' })
+        .default('orders@aurelia-care.com'),
       TRUST_PROXY_HOPS: z.coerce
         .number({ error: HOPS_ERROR })
         .int({ error: HOPS_ERROR })
@@ -75,6 +85,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   }
   const parsed = result.data;
   if (supabase) url('SUPABASE_URL').parse(supabase.SUPABASE_URL);
+  // The publishable key is sent to every browser: a secret key pasted into its slot must stop the server, not leak.
+  if (stripe) {
+    for (const [key, prefix] of [
+      ['STRIPE_SECRET_KEY', /^(sk|rk)_/],
+      ['PUBLIC_STRIPE_PUBLISHABLE_KEY', /^pk_/],
+      ['STRIPE_WEBHOOK_SECRET', /^whsec_/],
+    ] as const) {
+      if (!prefix.test(stripe[key])) throw new Error(`${key} does not look like a Stripe key of that kind (${prefix.source}…).`);
+    }
+  }
   return {
     database: parsed.DATABASE_URL
       ? ({ kind: 'postgres', url: parsed.DATABASE_URL } as const)
@@ -95,6 +115,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     publicOrigin: publicOrigin(parsed.SITE_URL, parsed.HOST, parsed.PORT),
     /** Proxies in front of the server that append to X-Forwarded-For (0: the connection's address is the client's). */
     trustProxyHops: parsed.TRUST_PROXY_HOPS,
+    /** Where the shop's copy of every order goes. */
+    shopEmail: parsed.SHOP_ADMIN_EMAIL,
+    payments: stripe
+      ? ({
+          kind: 'stripe',
+          secretKey: stripe.STRIPE_SECRET_KEY,
+          publishableKey: stripe.PUBLIC_STRIPE_PUBLISHABLE_KEY,
+          webhookSecret: stripe.STRIPE_WEBHOOK_SECRET,
+        } as const)
+      : ({ kind: 'test' } as const),
     /** The rate limits, per-address ones multiplied by ADDRESS_LIMIT_FACTOR (see limitsFor). */
     limits: limitsFor(parsed.ADDRESS_LIMIT_FACTOR),
     shipping: shippingConfig(env),

@@ -25,6 +25,11 @@ export const LIMITS = {
   shippingRatesPerAddress: { limit: 60, windowSeconds: 600 },
   /** Subscribe and unsubscribe requests by one shopper. */
   newsletterPerShopper: { limit: 10, windowSeconds: 600 },
+  /**
+   * Card attempts on one test-processor intent: room for typos and every test card, not for running through card
+   * numbers (card testing) with one client secret.
+   */
+  testCardPerIntent: { limit: 20, windowSeconds: 900 },
 } as const satisfies Record<string, Limit>;
 
 /** How long an address an account signed in from is exempt from that account's failure budget. */

@@ -1,6 +1,7 @@
 import type { SessionUser } from '@/features/auth/auth';
 import { getProducts } from '@/features/catalog/catalog.server';
 import { syncCatalogue } from '@/features/catalog/catalog-sync.server';
+import { labelJob, orderEmailJob } from '@/features/checkout/fulfilment.server';
 import type { AccountUser, AuthPort } from './auth/auth.port';
 import { createBuiltInAuth } from './auth/builtin.server';
 import { createSupabaseAuth } from './auth/supabase.server';
@@ -12,8 +13,10 @@ import { openPostgres } from './db/postgres.server';
 import { startDevMailbox } from './mail/dev-mailbox.server';
 import type { MailPort } from './mail/mail.port';
 import { createSesMail } from './mail/ses.server';
-import { jobHandlers } from './outbox/jobs.server';
+import { type JobHandlers, jobHandlers } from './outbox/jobs.server';
 import { startOutboxWorker } from './outbox/outbox.server';
+import { createPayments } from './payments/index.server';
+import type { PaymentsPort } from './payments/payments.port';
 import { pruneRateLimits } from './ratelimit.server';
 import type { ShippingPort } from './shipping/shipping.port';
 import { createShipping } from './shipping/shipping.server';
@@ -24,6 +27,9 @@ export interface Services {
   auth: AuthPort;
   mail: MailPort;
   shipping: ShippingPort;
+  payments: PaymentsPort;
+  /** Runs the outbox now (call it after a transaction that queued jobs has committed). */
+  nudgeOutbox: () => void;
   /** The dev mailbox's address when the embedded e-mail default runs (open it in a browser to read sent mail). */
   devMailbox: string | null;
 }
@@ -62,7 +68,18 @@ async function start(): Promise<Services> {
       credentials: { accessKeyId: 'dev', secretAccessKey: 'dev' },
     });
   }
-  const worker = startOutboxWorker(db, jobHandlers({ email: (message) => mail.send(message) }), { intervalMs: 5000 });
+  const shipping = createShipping(config.shipping);
+  const payments = createPayments(config.payments, db);
+  const { publicOrigin } = config;
+  const worker = startOutboxWorker(
+    db,
+    jobHandlers({
+      email: (message) => mail.send(message),
+      'order-label': labelJob({ db, shipping, publicOrigin }),
+      'order-email': orderEmailJob({ db, mail, publicOrigin, shopEmail: config.shopEmail }),
+    } satisfies JobHandlers),
+    { intervalMs: 5000 },
+  );
   const prune = setInterval(
     () => pruneRateLimits(db).catch((error: unknown) => console.warn('[rate limits] prune failed:', error)),
     3_600_000,
@@ -76,13 +93,11 @@ async function start(): Promise<Services> {
       ? createSupabaseAuth({ url: config.auth.url, anonKey: config.auth.anonKey, secureCookies })
       : createBuiltInAuth({ db, secureCookies, onMailQueued: () => worker.nudge() });
 
-  const shipping = createShipping(config.shipping);
-
   const where = config.database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.database.dir}`;
   console.log(
-    `[aurelia] database: ${where} · accounts: ${auth.name} · e-mail: ${devMailbox ? `dev mailbox at ${devMailbox}/` : 'AWS SES'} · shipping: ${shipping.name}`,
+    `[aurelia] database: ${where} · accounts: ${auth.name} · e-mail: ${devMailbox ? `dev mailbox at ${devMailbox}/` : 'AWS SES'} · shipping: ${shipping.name} · payments: ${payments.name === 'stripe' ? 'Stripe' : 'test processor (TEST MODE cards)'}`,
   );
-  return { config, db, auth, mail, shipping, devMailbox };
+  return { config, db, auth, mail, shipping, payments, nudgeOutbox: () => worker.nudge(), devMailbox };
 }
 
 /** What the browser is told about the signed-in shopper. */

@@ -24,6 +24,7 @@ create table public.checkouts (
   lines jsonb not null,
   address jsonb not null,
   rate jsonb not null,
+  parcel_weight_lb numeric(8, 3) not null check (parcel_weight_lb > 0),
   subtotal_cents integer not null check (subtotal_cents > 0),
   shipping_cents integer not null check (shipping_cents >= 0),
   tax_cents integer not null check (tax_cents >= 0),

@@ -123,6 +123,13 @@ const newReview = (user: string | null): Values => ({ product_id: 303, user_id: 
 /** A time a shopper would like their row to have, rather than the database's. */
 const backdated = '2020-01-01T00:00:00Z';
 
+const testIntent = (id: string): Values => ({
+  id,
+  client_secret: `${id}_secret_x`,
+  amount_cents: 10_890,
+  idempotency_key: `create-${id}`,
+});
+
 /** What nobody but the server may touch. */
 const serverOnly = {
   select: { anon: DENIED, A: DENIED, B: DENIED, service: ALL },
@@ -502,6 +509,7 @@ const matrix = {
         lines: '[]',
         address: address,
         rate: method,
+        parcel_weight_lb: 0.5,
         subtotal_cents: 1000,
         shipping_cents: 0,
         tax_cents: 89,
@@ -517,6 +525,7 @@ const matrix = {
           lines: '[]',
           address,
           rate: method,
+          parcel_weight_lb: 1,
           subtotal_cents: 1,
           shipping_cents: 0,
           tax_cents: 0,
@@ -535,6 +544,27 @@ const matrix = {
     select: serverOnly.select,
     insert: { rows: { row: { session_key: 'activity-a2', user_id: A } }, expect: serverOnly.insertExpect },
     update: { set: [`last_seen_at = last_seen_at - interval '1 day'`], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
+  // The test processor's intents and refunds: client secrets and amounts are the payments adapter's alone.
+  test_payment_intents: policy({
+    key: 'id',
+    rows: { 'A’s checkout': testIntent('pi_test_a1'), 'B’s checkout': testIntent('pi_test_b1') },
+    select: serverOnly.select,
+    insert: { rows: { row: testIntent('pi_test_c1') }, expect: serverOnly.insertExpect },
+    update: { set: [`status = 'succeeded', succeeded_at = now()`, 'amount_cents = 1'], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
+  test_refunds: policy({
+    key: 'id',
+    dependsOn: ['test_payment_intents'],
+    rows: { refund: { id: 're_test_a1', intent_id: 'pi_test_a1', amount_cents: 500, idempotency_key: 'refund-a1' } },
+    select: serverOnly.select,
+    insert: {
+      rows: { row: { id: 're_test_b1', intent_id: 'pi_test_b1', amount_cents: 500, idempotency_key: 'refund-b1' } },
+      expect: serverOnly.insertExpect,
+    },
+    update: { set: ['amount_cents = amount_cents * 2'], expect: serverOnly.update },
     delete: serverOnly.delete,
   }),
 } satisfies Record<string, TablePolicy<string, string>>;

@@ -1,10 +1,18 @@
 import { useStore } from '@nanostores/react';
-import { type MouseEvent, useEffect, useId, useMemo, useRef } from 'react';
+import { lazy, type MouseEvent, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { formatPrice } from '../catalog/catalog';
+import type { CheckoutStage } from '../checkout/Checkout';
 import { estimatedShippingCents, orderTotals, parcelWeightLb } from '../checkout/pricing';
 import { type CartLine, type CartProduct, MAX_QUANTITY } from './cart';
 import { CART_MESSAGES, knownLines, setQuantity, subtotal } from './cart.rules';
 import { $cart } from './cart.store';
+
+// The checkout's code loads when the shopper presses Checkout: pages that never check out never download it.
+const Checkout = lazy(() => import('../checkout/Checkout'));
+
+type Stage = 'cart' | CheckoutStage;
+/** Where the back arrow leads from each stage (spec section 4: payment → address → cart). */
+const PREVIOUS: Record<CheckoutStage, Stage> = { address: 'cart', payment: 'address' };
 
 export interface CartDrawerProps {
   open: boolean;
@@ -28,8 +36,10 @@ export default function CartDrawer({ open, products, onClose }: CartDrawerProps)
   const title = useRef<HTMLHeadingElement>(null);
   const closeButton = useRef<HTMLButtonElement>(null);
   const titleId = useId();
-  const noteId = useId();
   const catalogue = useMemo(() => new Map(products.map((p) => [p.id, p])), [products]);
+  const [stage, setStage] = useState<Stage>('cart');
+  // An emptied cart has nothing to check out: back to the cart's own view.
+  const current: Stage = lines.length === 0 ? 'cart' : stage;
 
   useEffect(() => {
     const d = dialog.current;
@@ -65,15 +75,25 @@ export default function CartDrawer({ open, products, onClose }: CartDrawerProps)
     <dialog ref={dialog} className="cart-drawer" aria-labelledby={titleId} onClose={onClose} onClick={onBackdrop}>
       <div className="cart-drawer-inner">
         <div className="cart-drawer-head">
+          {current !== 'cart' && (
+            <button type="button" className="auth-close checkout-back" onClick={() => setStage(PREVIOUS[current])}>
+              <span aria-hidden="true">←</span>
+              <span className="visually-hidden">{current === 'payment' ? 'Back to the address' : 'Back to the cart'}</span>
+            </button>
+          )}
           <h2 id={titleId} ref={title} tabIndex={-1}>
-            Your cart
+            {current === 'cart' ? 'Your cart' : 'Checkout'}
           </h2>
           <button ref={closeButton} type="button" className="auth-close" onClick={onClose}>
             <span aria-hidden="true">×</span>
             <span className="visually-hidden">Close cart</span>
           </button>
         </div>
-        {lines.length === 0 ? (
+        {current !== 'cart' ? (
+          <Suspense fallback={<p className="cart-note">Loading checkout…</p>}>
+            <Checkout stage={current} onStage={setStage} lines={lines} catalogue={catalogue} />
+          </Suspense>
+        ) : lines.length === 0 ? (
           <div className="cart-empty">
             <p>{CART_MESSAGES.empty}</p>
             <button type="button" className="btn btn-outline" onClick={onClose}>
@@ -148,12 +168,9 @@ export default function CartDrawer({ open, products, onClose }: CartDrawerProps)
               <p className="cart-note">
                 Shipping is estimated by weight until checkout knows your address. Free shipping on orders of $500 or more.
               </p>
-              <button type="button" className="btn cart-checkout" disabled aria-describedby={noteId}>
+              <button type="button" className="btn cart-checkout" onClick={() => setStage('address')}>
                 Checkout
               </button>
-              <p id={noteId} className="cart-note">
-                {CART_MESSAGES.checkoutSoon}
-              </p>
             </div>
           </>
         )}

@@ -22,7 +22,6 @@ export const CART_MESSAGES = {
   saveFailed: 'Your cart could not be saved',
   loadFailed: 'Your saved cart could not be loaded',
   empty: 'Your cart is empty.',
-  checkoutSoon: 'Checkout opens soon',
 } as const;
 
 /** Sets one line's quantity (at most MAX_QUANTITY); 0 or less removes the line (spec section 5). */

@@ -1,0 +1,209 @@
+import './checkout.css';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { api } from '@/lib/api';
+import type { CartLine, CartProduct } from '../cart/cart';
+import { subtotal } from '../cart/cart.rules';
+import { formatPrice } from '../catalog/catalog';
+import CheckoutAddress from './CheckoutAddress';
+import CheckoutPayment from './CheckoutPayment';
+import { type AddressFields, CHECKOUT_MESSAGES, type CheckoutRate, fallbackRate } from './checkout';
+import { orderTotals, parcelWeightLb } from './pricing';
+import { US_STATES } from './states';
+
+export type CheckoutStage = 'address' | 'payment';
+
+export interface CheckoutProps {
+  stage: CheckoutStage;
+  onStage: (stage: CheckoutStage) => void;
+  lines: readonly CartLine[];
+  catalogue: ReadonlyMap<number, CartProduct>;
+}
+
+interface WireRate {
+  object_id: string;
+  provider: string;
+  servicelevel: { name: string };
+  amount_cents: number;
+  estimated_days: number | null;
+}
+
+type Rates =
+  | { status: 'loading' }
+  | { status: 'ready'; rates: CheckoutRate[] }
+  | { status: 'empty' }
+  | { status: 'failed'; message: string; rates: CheckoutRate[] };
+
+/** The body the server prices: product ids, quantities and variants only; never a price. */
+export const wireLines = (lines: readonly CartLine[]) =>
+  lines.map(({ productId, quantity, selectedColor, selectedSize }) => ({ productId, quantity, selectedColor, selectedSize }));
+
+/** The address in the shape the server's endpoints take (the spec's toAddress). */
+export const wireAddress = (a: AddressFields) => ({
+  name: a.name.trim(),
+  email: a.email.trim(),
+  street1: a.address.trim(),
+  city: a.city.trim(),
+  state: a.state,
+  zip: a.zipCode.trim(),
+  country: 'US' as const,
+});
+
+const days = (rate: CheckoutRate) =>
+  rate.estimatedDays === null ? '' : ` · ${rate.estimatedDays} business day${rate.estimatedDays === 1 ? '' : 's'}`;
+
+/**
+ * The checkout inside the cart drawer, after the cart: the address, then shipping and payment. Loaded when the
+ * shopper presses Checkout, so pages that never check out do not download it. Every amount shown here is what the
+ * server will compute; the server computes it again and charges only that.
+ */
+export default function Checkout({ stage, onStage, lines, catalogue }: CheckoutProps) {
+  const [address, setAddress] = useState<AddressFields | null>(null);
+  const [rates, setRates] = useState<Rates>({ status: 'loading' });
+  const [rateId, setRateId] = useState<string | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  const weight = parcelWeightLb(lines, (id) => catalogue.get(id)?.weight);
+
+  const fetchRates = useCallback(
+    async (to: AddressFields) => {
+      setRates({ status: 'loading' });
+      const res = await api<{ rates: WireRate[] }>('/api/shippo-rates', { toAddress: wireAddress(to), lines: wireLines(lines) });
+      if (!res.ok) {
+        // The spec's fallback: a manual 'Standard Shipping' rate the server prices by the same rule.
+        const fallback = fallbackRate(to.state, weight);
+        setRates({ status: 'failed', message: res.message, rates: [fallback] });
+        setRateId(fallback.id);
+        return;
+      }
+      const list = res.data.rates.map((r) => ({
+        id: r.object_id,
+        provider: r.provider,
+        service: r.servicelevel.name,
+        amountCents: r.amount_cents,
+        estimatedDays: r.estimated_days,
+      }));
+      setRates(list.length === 0 ? { status: 'empty' } : { status: 'ready', rates: list });
+      // The first rate is preselected (spec section 9).
+      setRateId(list[0]?.id ?? null);
+    },
+    [lines, weight],
+  );
+
+  // Moving between stages moves focus to the stage's heading, so a screen reader hears where the shopper is.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the effect is about the stage changing, not reading it.
+  useEffect(() => {
+    heading.current?.focus();
+  }, [stage]);
+
+  function continueTo(fields: AddressFields) {
+    setAddress(fields);
+    onStage('payment');
+    void fetchRates(fields);
+  }
+
+  const shown = rates.status === 'ready' || rates.status === 'failed' ? rates.rates : [];
+  const chosen = shown.find((r) => r.id === rateId) ?? null;
+  const totals = orderTotals(subtotal(lines, catalogue), chosen?.amountCents ?? 0);
+  const stateName = (code: string) => US_STATES.find((s) => s.code === code)?.name ?? code;
+
+  if (stage === 'address' || !address) {
+    return (
+      <section className="checkout" aria-labelledby="checkout-address-title">
+        <h3 id="checkout-address-title" ref={heading} tabIndex={-1} className="checkout-title">
+          Shipping address
+        </h3>
+        <CheckoutAddress
+          initial={address ?? { name: '', email: '', address: '', city: '', state: '', zipCode: '' }}
+          onContinue={continueTo}
+        />
+      </section>
+    );
+  }
+
+  return (
+    <section className="checkout" aria-labelledby="checkout-payment-title">
+      <h3 id="checkout-payment-title" ref={heading} tabIndex={-1} className="checkout-title">
+        Shipping and payment
+      </h3>
+      <div className="checkout-ship-to">
+        <p>
+          <strong>Ship to</strong>
+          <br />
+          {address.name}, {address.address}, {address.city}, {stateName(address.state)} {address.zipCode}
+        </p>
+        <button type="button" className="link-button" onClick={() => onStage('address')}>
+          Edit<span className="visually-hidden"> shipping address</span>
+        </button>
+      </div>
+
+      <fieldset className="checkout-rates" aria-busy={rates.status === 'loading'}>
+        <legend>Shipping</legend>
+        {rates.status === 'loading' && <p className="cart-note">Calculating shipping…</p>}
+        {rates.status === 'empty' && (
+          <p className="form-error" role="alert">
+            {CHECKOUT_MESSAGES.noRates}
+          </p>
+        )}
+        {rates.status === 'failed' && (
+          <div className="form-error" role="alert">
+            <p>{CHECKOUT_MESSAGES.shippingFailed(rates.message)}</p>
+            <button type="button" className="link-button" onClick={() => void fetchRates(address)}>
+              {CHECKOUT_MESSAGES.retryShipping}
+            </button>
+          </div>
+        )}
+        {shown.map((rate) => (
+          <label key={rate.id} className="checkout-rate">
+            <input type="radio" name="rate" value={rate.id} checked={rate.id === rateId} onChange={() => setRateId(rate.id)} />
+            <span className="checkout-rate-name">
+              {rate.service}
+              <span className="cart-note">
+                {rate.provider}
+                {days(rate)}
+              </span>
+            </span>
+            <span className="checkout-rate-amount">
+              {totals.subtotalCents >= 50_000 ? (
+                <>
+                  <s>{formatPrice(rate.amountCents)}</s> Free
+                </>
+              ) : (
+                formatPrice(rate.amountCents)
+              )}
+            </span>
+          </label>
+        ))}
+      </fieldset>
+
+      <div className="cart-summary">
+        <p className="cart-row">
+          <span>Subtotal</span>
+          <span data-testid="checkout-subtotal">{formatPrice(totals.subtotalCents)}</span>
+        </p>
+        <p className="cart-row">
+          <span>Shipping</span>
+          <span data-testid="checkout-shipping">
+            {!chosen ? '—' : totals.shippingCents === 0 ? 'Free' : formatPrice(totals.shippingCents)}
+          </span>
+        </p>
+        <p className="cart-row">
+          <span>Tax (8.9%)</span>
+          <span data-testid="checkout-tax">{formatPrice(totals.taxCents)}</span>
+        </p>
+        <p className="cart-subtotal cart-total">
+          <span>Total</span>
+          <strong data-testid="checkout-total">{formatPrice(totals.totalCents)}</strong>
+        </p>
+      </div>
+
+      {chosen && (
+        <CheckoutPayment
+          lines={wireLines(lines)}
+          address={wireAddress(address)}
+          rateId={chosen.id}
+          totalCents={totals.totalCents}
+        />
+      )}
+    </section>
+  );
+}

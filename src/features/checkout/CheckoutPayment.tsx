@@ -1,0 +1,133 @@
+import { useEffect, useState } from 'react';
+import { api } from '@/lib/api';
+import { $cart } from '../cart/cart.store';
+import { notify } from '../toasts/toast.store';
+import type { wireAddress, wireLines } from './Checkout';
+import { CHECKOUT_MESSAGES, ORDER_RELOAD_MS, ORDER_TOAST_MS } from './checkout';
+import TestCardForm, { type TestCardResult } from './TestCardForm';
+
+export interface CheckoutPaymentProps {
+  lines: ReturnType<typeof wireLines>;
+  address: ReturnType<typeof wireAddress>;
+  rateId: string;
+  /** What the page computed; the server's amount wins when they differ. */
+  totalCents: number;
+}
+
+interface Intent {
+  clientSecret: string;
+  paymentIntentId: string;
+  amountCents: number;
+}
+
+type Phase = { kind: 'preparing' } | { kind: 'ready' } | { kind: 'paying' } | { kind: 'saving' } | { kind: 'done' };
+
+/**
+ * The payment step: the server prices the checkout and opens a payment for exactly that amount; the card form pays
+ * it; the server then checks the payment with the processor and records the order (decision 004). While the card is
+ * being charged an overlay blocks the form; Cancel Payment shows only once the payment went through and the order is
+ * being saved, and cancelling then never undoes the payment: the order is recorded all the same.
+ */
+export default function CheckoutPayment({ lines, address, rateId, totalCents }: CheckoutPaymentProps) {
+  const [intent, setIntent] = useState<Intent | null>(null);
+  const [phase, setPhase] = useState<Phase>({ kind: 'preparing' });
+  const [error, setError] = useState<string | null>(null);
+  const request = JSON.stringify({ lines, address, rateId });
+
+  // A new payment whenever what is being paid for changes (another rate, an edited address or cart).
+  useEffect(() => {
+    let current = true;
+    setPhase({ kind: 'preparing' });
+    setError(null);
+    void (async () => {
+      const res = await api<{ client_secret: string; paymentIntentId: string; amountCents: number }>(
+        '/api/create-payment-intent',
+        JSON.parse(request) as unknown,
+      );
+      if (!current) return;
+      if (!res.ok) {
+        setError(
+          res.status === 0
+            ? CHECKOUT_MESSAGES.paymentProcessingFailed
+            : `${CHECKOUT_MESSAGES.apiError(res.status)}: ${res.message}`,
+        );
+        return;
+      }
+      setIntent({
+        clientSecret: res.data.client_secret,
+        paymentIntentId: res.data.paymentIntentId,
+        amountCents: res.data.amountCents,
+      });
+      setPhase({ kind: 'ready' });
+    })();
+    return () => {
+      current = false;
+    };
+  }, [request]);
+
+  async function saveOrder(paymentIntentId: string) {
+    setPhase({ kind: 'saving' });
+    const res = await api<{ order: { id: string } }>('/api/orders/confirm', { paymentIntentId });
+    if (!res.ok) {
+      notify.error(CHECKOUT_MESSAGES.orderFailed, { description: res.message });
+      setPhase({ kind: 'ready' });
+      return;
+    }
+    setPhase({ kind: 'done' });
+    $cart.set([]);
+    notify.success(CHECKOUT_MESSAGES.orderPlaced(res.data.order.id), { durationMs: ORDER_TOAST_MS });
+    setTimeout(() => window.location.reload(), ORDER_RELOAD_MS);
+  }
+
+  function onResult(result: TestCardResult) {
+    if (!intent) return;
+    if (result.status === 'succeeded') void saveOrder(intent.paymentIntentId);
+    // A declined card ('Payment failed: …'), a failed request or the authentication step: the card form shows it.
+    else setPhase({ kind: 'ready' });
+  }
+
+  function cancelWhileSaving() {
+    // The payment has gone through: the order is recorded by the webhook or the reconciliation job if not by this
+    // request, so the shopper is told so, and nothing is charged again.
+    notify.info(CHECKOUT_MESSAGES.cancelledWhileSaving, { durationMs: ORDER_TOAST_MS });
+    setPhase({ kind: 'done' });
+    $cart.set([]);
+  }
+
+  const amount = intent?.amountCents ?? totalCents;
+  return (
+    <div className="checkout-payment">
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      {phase.kind === 'preparing' && !error && <p className="cart-note">Preparing a secure payment…</p>}
+      {intent && phase.kind !== 'preparing' && phase.kind !== 'done' && (
+        <TestCardForm
+          clientSecret={intent.clientSecret}
+          amountCents={amount}
+          disabled={phase.kind !== 'ready'}
+          onProcessing={() => {
+            setError(null);
+            setPhase({ kind: 'paying' });
+          }}
+          onResult={onResult}
+        />
+      )}
+      {(phase.kind === 'paying' || phase.kind === 'saving') && (
+        <div className="checkout-overlay" role="status" aria-live="polite">
+          <div className="checkout-overlay-box">
+            <span className="checkout-spinner" aria-hidden="true" />
+            <p>{phase.kind === 'paying' ? 'Processing your payment…' : CHECKOUT_MESSAGES.savingOrder}</p>
+            {phase.kind === 'saving' && (
+              <button type="button" className="btn btn-outline" onClick={cancelWhileSaving}>
+                Cancel Payment
+              </button>
+            )}
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

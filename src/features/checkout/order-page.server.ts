@@ -1,0 +1,97 @@
+import { tokenHash } from '@/server/auth/tokens.server';
+import type { Database } from '@/server/db/database.server';
+import { asService } from '@/server/db/roles.server';
+
+/** An order as its own page shows it to whoever holds the link from the confirmation e-mail. */
+export interface OrderPage {
+  id: string;
+  createdAt: string;
+  status: string | null;
+  customerName: string;
+  address: { name: string; street1: string; city: string; state: string; zip: string };
+  service: string;
+  subtotalCents: number;
+  shippingCents: number;
+  taxCents: number;
+  totalCents: number;
+  trackingNumber: string | null;
+  trackingUrl: string | null;
+  estimatedDelivery: string | null;
+  items: { name: string; quantity: number; priceCents: number; variant: string | null; image: string }[];
+}
+
+/**
+ * The order whose e-mailed link carries `token`, or null. Only the token's hash is stored, so the link is the only
+ * key; a wrong or missing token finds nothing (and takes the same path as a right one).
+ */
+export async function orderByToken(db: Database, token: string): Promise<OrderPage | null> {
+  if (token.length < 20 || token.length > 100) return null;
+  const [row] = await asService(db, (tx) =>
+    tx.query<{
+      id: string;
+      created_at: Date | string;
+      status: string | null;
+      customer_name: string;
+      shipping_address: string | Record<string, string>;
+      shipping_method: string | Record<string, unknown>;
+      subtotal_cents: number;
+      shipping_cents: number;
+      tax_cents: number;
+      total_cents: number;
+      tracking_number: string | null;
+      tracking_url: string | null;
+      estimated_delivery: Date | string | null;
+      items:
+        | string
+        | {
+            product_name: string;
+            quantity: number;
+            price_cents: number;
+            selected_color: string | null;
+            selected_size: string | null;
+            image: string;
+          }[];
+    }>(
+      `select o.id, o.created_at, o.status, o.customer_name, o.shipping_address, o.shipping_method, o.subtotal_cents,
+              o.shipping_cents, o.tax_cents, o.total_cents, o.tracking_number, o.tracking_url, o.estimated_delivery,
+              coalesce((select json_agg(json_build_object('product_name', i.product_name, 'quantity', i.quantity,
+                          'price_cents', i.price_cents, 'selected_color', i.selected_color, 'selected_size', i.selected_size,
+                          'image', i.image) order by i.id) from public.order_items i where i.order_id = o.id), '[]'::json) as items
+       from public.orders o where o.access_token_hash = $1`,
+      [tokenHash(token)],
+    ),
+  );
+  if (!row) return null;
+  const parse = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
+  const address = parse(row.shipping_address);
+  const method = parse(row.shipping_method);
+  const iso = (v: Date | string | null) => (v === null ? null : v instanceof Date ? v.toISOString() : String(v));
+  return {
+    id: row.id,
+    createdAt: iso(row.created_at) ?? '',
+    status: row.status,
+    customerName: row.customer_name,
+    address: {
+      name: address.name ?? '',
+      street1: address.street1 ?? address.address ?? '',
+      city: address.city ?? '',
+      state: address.state ?? '',
+      zip: address.zip ?? address.zipCode ?? '',
+    },
+    service: typeof method.service === 'string' ? method.service : 'Shipping',
+    subtotalCents: row.subtotal_cents,
+    shippingCents: row.shipping_cents,
+    taxCents: row.tax_cents,
+    totalCents: row.total_cents,
+    trackingNumber: row.tracking_number,
+    trackingUrl: row.tracking_url && /^https?:\/\//.test(row.tracking_url) ? row.tracking_url : null,
+    estimatedDelivery: iso(row.estimated_delivery)?.slice(0, 10) ?? null,
+    items: parse(row.items).map((i) => ({
+      name: i.product_name,
+      quantity: i.quantity,
+      priceCents: i.price_cents,
+      variant: [i.selected_color, i.selected_size].filter(Boolean).join(', ') || null,
+      image: i.image,
+    })),
+  };
+}

@@ -1,0 +1,308 @@
+import { createHash } from 'node:crypto';
+import { z } from 'astro/zod';
+import type { CatalogueIndex } from '@/features/catalog/catalog';
+import { newToken, tokenHash } from '@/server/auth/tokens.server';
+import type { Database, Sql } from '@/server/db/database.server';
+import { asService } from '@/server/db/roles.server';
+import { queueJob } from '@/server/outbox/jobs.server';
+import type { PaymentIntent, PaymentsPort } from '@/server/payments/payments.port';
+import { type Address, addressSchema } from '@/server/shipping/shipping.port';
+import { cartId } from '../cart/cart';
+import { cartProblem } from '../cart/cart.rules';
+import type { CheckoutRate } from './checkout';
+import { checkoutLines, chosenRate, parcelFor } from './checkout.server';
+import { type OrderTotals, orderTotals } from './pricing';
+
+/** The body of POST /api/create-payment-intent. An `amount` the browser sends is ignored: the server prices the cart. */
+export const paymentIntentBody = z.object({
+  lines: checkoutLines,
+  address: addressSchema.extend({ email: addressSchema.shape.email.unwrap() }),
+  rateId: z.string({ error: 'Choose a shipping rate.' }).min(1, { error: 'Choose a shipping rate.' }).max(200),
+  /** The client secret of the payment this browser opened before, so a changed cart updates it instead of adding one. */
+  previousClientSecret: z.string().max(300).optional(),
+});
+export type PaymentIntentBody = z.infer<typeof paymentIntentBody>;
+
+/** One line of a checkout: what was bought, as the catalogue described and priced it then. */
+interface CheckoutLine {
+  productId: number;
+  quantity: number;
+  selectedColor: string | null;
+  selectedSize: string | null;
+  name: string;
+  category: string;
+  priceCents: number;
+  sku: string;
+  image: string;
+}
+
+export const CHECKOUT_PROBLEMS = {
+  rateExpired: 'Shipping rates are out of date. Please calculate shipping again.',
+  outOfStock: (name: string) => `${name} is out of stock. Please remove it from your cart.`,
+  notFound: 'No checkout was found for this payment.',
+  notPaid: 'The payment has not gone through.',
+  mismatch: 'The payment does not match the order. It has been set aside for the shop to check.',
+} as const;
+
+export type StartResult =
+  | { ok: true; clientSecret: string; paymentIntentId: string; amountCents: number; totals: OrderTotals }
+  | { ok: false; status: 400 | 409; message: string };
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+/**
+ * Prices a checkout from the catalogue and the quoted rate, stores it, and opens a payment for exactly its total.
+ * When this browser already opened one for the same shopper and it can still change, that payment is updated (or
+ * reused as it is, when nothing changed) rather than a second one opened.
+ */
+export async function startCheckout(
+  db: Database,
+  payments: PaymentsPort,
+  catalogue: CatalogueIndex,
+  userId: string | null,
+  body: PaymentIntentBody,
+): Promise<StartResult> {
+  const problem = cartProblem(body.lines, catalogue);
+  if (problem) return { ok: false, status: 400, message: problem };
+  const lines: CheckoutLine[] = [];
+  for (const line of body.lines) {
+    const product = catalogue.get(line.productId);
+    if (!product) return { ok: false, status: 400, message: `product ${line.productId} is not in the catalogue.` };
+    if (!product.inStock) return { ok: false, status: 409, message: CHECKOUT_PROBLEMS.outOfStock(product.name) };
+    lines.push({
+      ...line,
+      name: product.name,
+      category: product.category,
+      priceCents: product.priceCents,
+      sku: product.sku,
+      image: product.image,
+    });
+  }
+  const address: Address = body.address;
+  const parcel = parcelFor(lines, catalogue);
+  const rate = await asService(db, (tx) => chosenRate(tx, body.rateId, address, parcel));
+  if (!rate) return { ok: false, status: 409, message: CHECKOUT_PROBLEMS.rateExpired };
+
+  const subtotalCents = lines.reduce((sum, l) => sum + l.priceCents * l.quantity, 0);
+  const totals = orderTotals(subtotalCents, rate.amountCents);
+  const contentHash = sha256(JSON.stringify({ lines, address, rate, totals }));
+  const metadata = { content_hash: contentHash.slice(0, 40) };
+
+  const previous = body.previousClientSecret ? await reusable(db, payments, body.previousClientSecret, userId) : null;
+  if (previous) {
+    if (previous.contentHash === contentHash) {
+      return {
+        ok: true,
+        clientSecret: previous.intent.clientSecret,
+        paymentIntentId: previous.intent.id,
+        amountCents: totals.totalCents,
+        totals,
+      };
+    }
+    if (previous.intent.status === 'requires_payment_method') {
+      const intent = await payments.updateIntent(previous.intent.id, {
+        amountCents: totals.totalCents,
+        metadata: { ...metadata, checkout_id: previous.checkoutId },
+      });
+      await asService(db, (tx) =>
+        tx.query(
+          `update public.checkouts set lines = $2::text::jsonb, address = $3::text::jsonb, rate = $4::text::jsonb,
+             parcel_weight_lb = $5, subtotal_cents = $6, shipping_cents = $7, tax_cents = $8, total_cents = $9,
+             content_hash = $10, updated_at = now()
+           where id = $1 and order_id is null`,
+          [previous.checkoutId, ...checkoutValues(lines, address, rate, parcel.weightLb, totals), contentHash],
+        ),
+      );
+      return { ok: true, clientSecret: intent.clientSecret, paymentIntentId: intent.id, amountCents: totals.totalCents, totals };
+    }
+  }
+
+  const [row] = await asService(db, (tx) =>
+    tx.query<{ id: string }>(
+      `insert into public.checkouts (user_id, lines, address, rate, parcel_weight_lb, subtotal_cents, shipping_cents, tax_cents,
+         total_cents, content_hash)
+       values ($1, $2::text::jsonb, $3::text::jsonb, $4::text::jsonb, $5, $6, $7, $8, $9, $10) returning id`,
+      [userId, ...checkoutValues(lines, address, rate, parcel.weightLb, totals), contentHash],
+    ),
+  );
+  if (!row) throw new Error('the checkout insert returned no row');
+  const intent = await payments.createIntent({
+    amountCents: totals.totalCents,
+    metadata: { ...metadata, checkout_id: row.id },
+    idempotencyKey: `checkout:${row.id}:${contentHash}`,
+  });
+  await asService(db, (tx) => tx.query(`update public.checkouts set payment_intent_id = $2 where id = $1`, [row.id, intent.id]));
+  return { ok: true, clientSecret: intent.clientSecret, paymentIntentId: intent.id, amountCents: totals.totalCents, totals };
+}
+
+function checkoutValues(lines: CheckoutLine[], address: Address, rate: CheckoutRate, weightLb: number, totals: OrderTotals) {
+  return [
+    JSON.stringify(lines),
+    JSON.stringify(address),
+    JSON.stringify(rate),
+    weightLb,
+    totals.subtotalCents,
+    totals.shippingCents,
+    totals.taxCents,
+    totals.totalCents,
+  ];
+}
+
+/** The earlier payment of this browser's checkout, when it is the same shopper's and has no order yet. */
+async function reusable(
+  db: Database,
+  payments: PaymentsPort,
+  clientSecret: string,
+  userId: string | null,
+): Promise<{ intent: PaymentIntent; checkoutId: string; contentHash: string } | null> {
+  const intentId = clientSecret.split('_secret_')[0] ?? '';
+  const [checkout] = await asService(db, (tx) =>
+    tx.query<{ id: string; user_id: string | null; content_hash: string }>(
+      `select id, user_id, content_hash from public.checkouts where payment_intent_id = $1 and order_id is null`,
+      [intentId],
+    ),
+  );
+  if (!checkout || checkout.user_id !== userId) return null;
+  const intent = await payments.retrieveIntent(intentId);
+  // Knowing the id is not enough: only the browser that was given the secret may reuse the payment.
+  if (intent.clientSecret !== clientSecret) return null;
+  return { intent, checkoutId: checkout.id, contentHash: checkout.content_hash };
+}
+
+export interface RecordedOrder {
+  id: string;
+  created: boolean;
+}
+
+export type RecordResult = { ok: true; order: RecordedOrder } | { ok: false; status: 404 | 402 | 409; message: string };
+
+interface CheckoutRow {
+  id: string;
+  user_id: string | null;
+  lines: CheckoutLine[] | string;
+  address: Address | string;
+  rate: CheckoutRate | string;
+  subtotal_cents: number;
+  shipping_cents: number;
+  tax_cents: number;
+  total_cents: number;
+  order_id: string | null;
+}
+
+const json = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
+
+/**
+ * Records the order for a payment, once (decision 004). The only writer of orders: the confirming request, the
+ * webhook and the reconciliation job all call it, in any order, any number of times. It asks the processor whether
+ * the payment succeeded for the checkout's total (never the caller), then inserts the order, its lines, its label
+ * and e-mail jobs and empties the shopper's saved cart in one transaction. The checkout's row lock makes concurrent
+ * calls wait for the first; the unique payment_intent_id makes a second order impossible even across servers.
+ */
+export async function recordOrder(
+  db: Database,
+  payments: PaymentsPort,
+  paymentIntentId: string,
+  options: { onQueued?: () => void; userId?: string | null } = {},
+): Promise<RecordResult> {
+  const [known] = await asService(db, (tx) =>
+    tx.query<{ user_id: string | null; order_id: string | null }>(
+      `select user_id, order_id from public.checkouts where payment_intent_id = $1`,
+      [paymentIntentId],
+    ),
+  );
+  // A confirming shopper may only confirm their own checkout (guests: a guest's); the webhook passes no user.
+  if (!known || (options.userId !== undefined && known.user_id !== options.userId)) {
+    return { ok: false, status: 404, message: CHECKOUT_PROBLEMS.notFound };
+  }
+  if (known.order_id) return { ok: true, order: { id: known.order_id, created: false } };
+
+  // The processor is asked outside the transaction: holding a row lock (and, on PGlite, the only connection) while
+  // waiting on the network would stall every other request.
+  const intent = await payments.retrieveIntent(paymentIntentId);
+  if (intent.status !== 'succeeded') {
+    return {
+      ok: false,
+      status: intent.status === 'processing' ? 409 : 402,
+      message: intent.lastError ?? CHECKOUT_PROBLEMS.notPaid,
+    };
+  }
+
+  const result = await asService(db, async (tx): Promise<RecordResult> => {
+    const [checkout] = await tx.query<CheckoutRow>(
+      `select id, user_id, lines, address, rate, subtotal_cents, shipping_cents, tax_cents, total_cents, order_id
+       from public.checkouts where payment_intent_id = $1 for update`,
+      [paymentIntentId],
+    );
+    if (!checkout) return { ok: false, status: 404, message: CHECKOUT_PROBLEMS.notFound };
+    // Whoever held the lock before us may have recorded it: then this call answers the same order.
+    if (checkout.order_id) return { ok: true, order: { id: checkout.order_id, created: false } };
+    if (intent.amountCents !== checkout.total_cents || intent.currency !== 'usd') {
+      console.error(
+        `[checkout] payment ${intent.id} succeeded for ${intent.amountCents} ${intent.currency} but checkout ${checkout.id} totals ${checkout.total_cents} usd: no order recorded`,
+      );
+      return { ok: false, status: 409, message: CHECKOUT_PROBLEMS.mismatch };
+    }
+    return { ok: true, order: await insertOrder(tx, checkout, paymentIntentId) };
+  });
+  if (result.ok && result.order.created) options.onQueued?.();
+  return result;
+}
+
+async function insertOrder(tx: Sql, checkout: CheckoutRow, paymentIntentId: string): Promise<RecordedOrder> {
+  const address = json<Address>(checkout.address);
+  const rate = json<CheckoutRate>(checkout.rate);
+  const lines = json<CheckoutLine[]>(checkout.lines);
+  const [inserted] = await tx.query<{ id: string }>(
+    `insert into public.orders (user_id, customer_email, customer_name, subtotal_cents, shipping_cents, tax_cents, total_cents,
+       payment_intent_id, shipping_address, shipping_method, estimated_delivery)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9::text::jsonb, $10::text::jsonb,
+       case when $11::int is null then null else (now() + make_interval(days => $11::int))::date end)
+     on conflict (payment_intent_id) do nothing
+     returning id`,
+    [
+      checkout.user_id,
+      address.email ?? '',
+      address.name,
+      checkout.subtotal_cents,
+      checkout.shipping_cents,
+      checkout.tax_cents,
+      checkout.total_cents,
+      paymentIntentId,
+      JSON.stringify({ ...address, address: address.street1, zipCode: address.zip }),
+      JSON.stringify(rate),
+      rate.estimatedDays,
+    ],
+  );
+  if (!inserted) {
+    // Another server recorded it between our lock and insert (only possible without the checkout row's lock).
+    const [existing] = await tx.query<{ id: string }>(`select id from public.orders where payment_intent_id = $1`, [
+      paymentIntentId,
+    ]);
+    if (!existing) throw new Error(`order for ${paymentIntentId} neither inserted nor found`);
+    return { id: existing.id, created: false };
+  }
+  await tx.query(
+    `insert into public.order_items (order_id, product_id, product_name, product_category, price_cents, quantity,
+       selected_color, selected_size, product_sku, image)
+     select $1, l."productId", l.name, l.category, l."priceCents", l.quantity, l."selectedColor", l."selectedSize", l.sku, l.image
+     from jsonb_to_recordset($2::text::jsonb) as l ("productId" integer, name text, category text, "priceCents" integer,
+       quantity integer, "selectedColor" text, "selectedSize" text, sku text, image text)`,
+    [inserted.id, JSON.stringify(lines)],
+  );
+  await tx.query(`update public.checkouts set order_id = $2, updated_at = now() where id = $1`, [checkout.id, inserted.id]);
+  if (checkout.user_id) {
+    // The bought lines leave the shopper's saved cart (what they added meanwhile on another device stays).
+    const bought = lines.map((l) => cartId(l.productId, l.selectedColor, l.selectedSize));
+    await tx.query(
+      `delete from public.user_carts where user_id = $1 and cart_id in (select jsonb_array_elements_text($2::text::jsonb))`,
+      [checkout.user_id, JSON.stringify(bought)],
+    );
+  }
+  // The confirmation e-mail carries the only copy of the order page's token; the order keeps its hash.
+  const accessToken = newToken();
+  await tx.query(`update public.orders set access_token_hash = $2 where id = $1`, [inserted.id, tokenHash(accessToken)]);
+  await queueJob(tx, 'order-label', { orderId: inserted.id }, `label:${inserted.id}`);
+  await queueJob(tx, 'order-email', { orderId: inserted.id, audience: 'customer', accessToken }, `mail:customer:${inserted.id}`);
+  await queueJob(tx, 'order-email', { orderId: inserted.id, audience: 'shop' }, `mail:shop:${inserted.id}`);
+  return { id: inserted.id, created: true };
+}

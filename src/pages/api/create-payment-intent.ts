@@ -1,0 +1,31 @@
+import type { APIRoute } from 'astro';
+import { getCatalogueIndex } from '@/features/catalog/catalog.server';
+import { paymentIntentBody, startCheckout } from '@/features/checkout/order.server';
+import { json, problem, readJson } from '@/server/http.server';
+import { shopper } from '@/server/shopper.server';
+
+export const prerender = false;
+
+/**
+ * Opens the payment for a checkout (the spec's path; it answers `client_secret`). The body is the cart's lines, the
+ * address and the chosen rate's id: the server prices all of it, and an `amount` the browser sends is ignored.
+ */
+export const POST: APIRoute = async (context) => {
+  const body = await readJson(context.request, paymentIntentBody);
+  if ('response' in body) return body.response;
+  const { services, session } = await shopper(context);
+  const result = await startCheckout(
+    services.db,
+    services.payments,
+    await getCatalogueIndex(),
+    session?.user.id ?? null,
+    body.data,
+  );
+  if (!result.ok) return problem(result.status, result.status === 409 ? 'checkout_changed' : 'invalid_request', result.message);
+  return json({
+    client_secret: result.clientSecret,
+    paymentIntentId: result.paymentIntentId,
+    amountCents: result.amountCents,
+    totals: result.totals,
+  });
+};

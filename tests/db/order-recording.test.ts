@@ -1,0 +1,150 @@
+/**
+ * Recording an order exactly once (decision 004), on a real database (PGlite, or PostgreSQL with TEST_DATABASE_URL,
+ * where concurrent transactions really overlap): the server prices the checkout, the test processor takes the card,
+ * and however many times and in whatever order the payment is confirmed, one order, one label job and one pair of
+ * e-mail jobs come out.
+ */
+import { describe, expect, it } from 'vitest';
+import { quoteRates } from '@/features/checkout/checkout.server';
+import { recordOrder, startCheckout } from '@/features/checkout/order.server';
+import type { PaymentIntentStatus, PaymentsPort } from '@/server/payments/payments.port';
+import { createTestProcessor } from '@/server/payments/test-processor.server';
+import { createRateTableShipping } from '@/server/shipping/rate-table.server';
+import type { Address } from '@/server/shipping/shipping.port';
+import { loadCatalogueIndex } from '../unit/load-catalogue';
+import { suiteDatabase, TEST_DATABASE_KIND } from './test-database';
+
+const db = suiteDatabase();
+const catalogue = loadCatalogueIndex();
+const address: Address & { email: string } = {
+  name: 'Grace Hopper',
+  email: 'grace@example.com',
+  street1: '12 Bull St',
+  city: 'Savannah',
+  state: 'GA',
+  zip: '31401',
+  country: 'US',
+};
+const scrubs = { productId: 3, quantity: 2, selectedColor: 'powder-blue', selectedSize: 'M' };
+const soap = { productId: 7, quantity: 1, selectedColor: null, selectedSize: null };
+const card = { number: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '123' };
+
+async function pricedCheckout(lines = [scrubs, soap], userId: string | null = null) {
+  const payments = createTestProcessor(db);
+  const quoted = await quoteRates(db, createRateTableShipping(), catalogue, { toAddress: address, lines });
+  if (!quoted.ok) throw new Error(quoted.message);
+  const standard = quoted.rates.find((r) => r.service === 'Standard Shipping');
+  if (!standard) throw new Error('no standard rate');
+  const started = await startCheckout(db, payments, catalogue, userId, { lines, address, rateId: standard.id });
+  if (!started.ok) throw new Error(started.message);
+  return { payments, started };
+}
+
+const jobsFor = (orderId: string) =>
+  db.query<{ kind: string; dedupe_key: string }>(
+    `select kind, dedupe_key from public.outbox where dedupe_key like $1 order by dedupe_key`,
+    [`%${orderId}`],
+  );
+
+describe(`recording an order on ${TEST_DATABASE_KIND}`, () => {
+  it('prices the checkout on the server: $105 of goods, $16 to Georgia, $9.35 tax', async () => {
+    const { started } = await pricedCheckout();
+    expect(started.totals).toEqual({ subtotalCents: 10_500, shippingCents: 1600, taxCents: 935, totalCents: 13_035 });
+    expect(started.amountCents).toBe(13_035);
+  });
+
+  it('records nothing for a payment that has not gone through', async () => {
+    const { payments, started } = await pricedCheckout();
+    expect(await recordOrder(db, payments, started.paymentIntentId)).toMatchObject({ ok: false, status: 402 });
+    const declined = await payments.confirm(started.clientSecret, { ...card, number: '4000000000000002' });
+    expect(declined.status).toBe('requires_payment_method');
+    expect(await recordOrder(db, payments, started.paymentIntentId)).toMatchObject({
+      ok: false,
+      status: 402,
+      message: 'Your card was declined.',
+    });
+  });
+
+  it('twenty simultaneous confirmations record one order, one label job and one pair of e-mail jobs', async () => {
+    const { payments, started } = await pricedCheckout();
+    expect((await payments.confirm(started.clientSecret, card)).status).toBe('succeeded');
+    const results = await Promise.all(Array.from({ length: 20 }, () => recordOrder(db, payments, started.paymentIntentId)));
+    const ids = new Set(results.map((r) => (r.ok ? r.order.id : r.message)));
+    expect(ids.size).toBe(1);
+    expect(results.filter((r) => r.ok && r.order.created)).toHaveLength(1);
+    const [orderId] = [...ids];
+    if (!orderId) throw new Error('no order');
+    const [order] = await db.query<{ total_cents: number; status: string; items: number }>(
+      `select total_cents, status, (select count(*)::int from public.order_items where order_id = o.id) as items
+       from public.orders o where payment_intent_id = $1`,
+      [started.paymentIntentId],
+    );
+    expect(order).toEqual({ total_cents: 13_035, status: 'processing', items: 2 });
+    expect((await jobsFor(orderId)).map((j) => j.kind)).toEqual(['order-label', 'order-email', 'order-email']);
+  });
+
+  it('answers a shopper who is not the checkout’s owner as if there were no such payment', async () => {
+    const { payments, started } = await pricedCheckout();
+    await payments.confirm(started.clientSecret, card);
+    expect(
+      await recordOrder(db, payments, started.paymentIntentId, { userId: '00000000-0000-4000-8000-0000000000a1' }),
+    ).toMatchObject({ ok: false, status: 404 });
+    expect(await recordOrder(db, payments, started.paymentIntentId, { userId: null })).toMatchObject({ ok: true });
+  });
+
+  it('never records an order whose payment does not match the checkout’s total', async () => {
+    const { payments, started } = await pricedCheckout();
+    await payments.confirm(started.clientSecret, card);
+    // A processor answering another amount than the one the server asked for (which it never does on its own).
+    const lying: PaymentsPort = {
+      ...payments,
+      retrieveIntent: async (id) => ({ ...(await payments.retrieveIntent(id)), amountCents: 1 }),
+    };
+    const error = console.error;
+    console.error = () => {};
+    try {
+      expect(await recordOrder(db, lying, started.paymentIntentId)).toMatchObject({ ok: false, status: 409 });
+    } finally {
+      console.error = error;
+    }
+    const [count] = await db.query<{ n: number }>(`select count(*)::int as n from public.orders where payment_intent_id = $1`, [
+      started.paymentIntentId,
+    ]);
+    expect(count?.n).toBe(0);
+  });
+
+  it('updates the same payment when the cart changes before paying, and reuses it when nothing changed', async () => {
+    const { payments, started } = await pricedCheckout([soap]);
+    const quoted = await quoteRates(db, createRateTableShipping(), catalogue, { toAddress: address, lines: [soap, scrubs] });
+    if (!quoted.ok) throw new Error(quoted.message);
+    const rateId = quoted.rates[0]?.id ?? '';
+    const changed = await startCheckout(db, payments, catalogue, null, {
+      lines: [soap, scrubs],
+      address,
+      rateId,
+      previousClientSecret: started.clientSecret,
+    });
+    if (!changed.ok) throw new Error(changed.message);
+    expect(changed.paymentIntentId).toBe(started.paymentIntentId);
+    const intent = await payments.retrieveIntent(changed.paymentIntentId);
+    expect(intent.amountCents).toBe(changed.totals.totalCents);
+    const again = await startCheckout(db, payments, catalogue, null, {
+      lines: [soap, scrubs],
+      address,
+      rateId,
+      previousClientSecret: changed.clientSecret,
+    });
+    expect(again).toMatchObject({ ok: true, paymentIntentId: started.paymentIntentId });
+    // Someone else's secret (here: a made-up one for the same id) opens a new payment instead of touching this one.
+    const other = await startCheckout(db, payments, catalogue, null, {
+      lines: [soap, scrubs],
+      address,
+      rateId,
+      previousClientSecret: `${started.paymentIntentId}_secret_guess`,
+    });
+    if (!other.ok) throw new Error(other.message);
+    expect(other.paymentIntentId).not.toBe(started.paymentIntentId);
+    const status: PaymentIntentStatus = (await payments.retrieveIntent(started.paymentIntentId)).status;
+    expect(status).toBe('requires_payment_method');
+  });
+});

@@ -1,0 +1,293 @@
+import { randomBytes } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { readDevMailbox } from '@/server/mail/dev-mailbox.server';
+import { addFromProductPage, openCart } from './cart-helpers';
+import { signedInShopper } from './session';
+import { openSignedIn } from './social';
+
+// Checkout on the embedded defaults: the rate table ships, the test processor takes TEST MODE cards, the dev mailbox
+// receives the e-mails. Every amount the page shows is checked against the spec's rules.
+
+const mailbox = `http://127.0.0.1:${process.env.E2E_MAILBOX_PORT}`;
+
+interface Shopper {
+  name: string;
+  email: string;
+  address: string;
+  city: string;
+  state: string;
+  zip: string;
+}
+
+const shopper = (name = 'Grace Hopper', state = 'Georgia', city = 'Savannah', zip = '31401'): Shopper => ({
+  name,
+  email: `${name.split(' ')[0]?.toLowerCase()}.${randomBytes(4).toString('hex')}@example.com`,
+  address: '12 Bull St',
+  city,
+  state,
+  zip,
+});
+
+/** From the cart drawer: Checkout, then the address stage filled in and continued. */
+async function checkoutTo(page: Page, who: Shopper) {
+  const drawer = await openCart(page);
+  await drawer.getByRole('button', { name: 'Checkout' }).click();
+  const checkout = page.getByRole('dialog', { name: 'Checkout' });
+  const form = checkout.getByRole('form', { name: 'Shipping address' });
+  await expect(form).toBeVisible();
+  const cont = form.getByRole('button', { name: 'Continue' });
+  await expect(cont).toBeDisabled();
+  await form.getByLabel('Full name').fill(who.name);
+  await form.getByLabel('Email').fill(who.email);
+  await form.getByLabel('Street address').fill(who.address);
+  await form.getByLabel('City').fill(who.city);
+  await form.getByLabel('State').selectOption({ label: who.state });
+  await expect(cont).toBeDisabled();
+  await form.getByLabel('ZIP code').fill(who.zip);
+  await cont.click();
+  await expect(checkout.getByRole('heading', { name: 'Shipping and payment' })).toBeVisible();
+  return checkout;
+}
+
+/** Pays with a TEST MODE card. */
+async function pay(page: Page, card: string) {
+  const checkout = page.getByRole('dialog', { name: 'Checkout' });
+  await checkout.getByLabel('Card number').fill(card);
+  await checkout.getByLabel(/Expir/).fill('12/34');
+  await checkout.getByLabel(/CVC/).fill('123');
+  await checkout.getByRole('button', { name: /^Pay / }).click();
+}
+
+async function mailsTo(address: string) {
+  return (await readDevMailbox(mailbox)).filter((m) => m.to.includes(address));
+}
+
+test.describe('checkout', () => {
+  test('a guest buys two scrubs in Powder Blue, size M, and a soap: one order, the right totals, two e-mails, a label', async ({
+    page,
+  }) => {
+    await addFromProductPage(page, 3, { color: 'Powder Blue', size: 'M', quantity: 2 });
+    await addFromProductPage(page, 7);
+    const who = shopper();
+    const checkout = await checkoutTo(page, who);
+
+    // $45 × 2 + $15 = $105; 2 × 1.2 lb + 0.3 lb = 2.7 lb; Standard to GA: $10 + $3 × 2 = $16; tax 8.9% of $105 = $9.35.
+    const standard = checkout.getByRole('radio', { name: /Standard Shipping/ });
+    await expect(standard).toBeChecked();
+    await expect(checkout.getByTestId('checkout-subtotal')).toHaveText('$105.00');
+    await expect(checkout.getByTestId('checkout-shipping')).toHaveText('$16.00');
+    await expect(checkout.getByTestId('checkout-tax')).toHaveText('$9.35');
+    await expect(checkout.getByTestId('checkout-total')).toHaveText('$130.35');
+    await expect(checkout.getByText('TEST MODE')).toBeVisible();
+    await expect(checkout.getByRole('button', { name: 'Pay $130.35' })).toBeVisible();
+
+    await pay(page, '4242 4242 4242 4242');
+    const toast = page.getByText(/^Order [0-9a-f]{8} placed!/);
+    await expect(toast).toBeVisible();
+    const orderPrefix = /^Order ([0-9a-f]{8})/.exec((await toast.textContent()) ?? '')?.[1] ?? '';
+    // The page reloads 2 s after the order, with an empty cart.
+    await page.waitForEvent('load');
+    await expect(page.getByTestId('cart-count')).toHaveText('0');
+
+    let customer: { subject: string; text: string } | undefined;
+    await expect
+      .poll(async () => {
+        customer = (await mailsTo(who.email)).find((m) => m.subject.includes(orderPrefix));
+        return Boolean(customer);
+      })
+      .toBe(true);
+    expect(customer?.text).toContain('2 × Clinical Scrubs (powder-blue, M)');
+    expect(customer?.text).toContain('Total: $130.35');
+    await expect
+      .poll(async () => (await mailsTo('orders@aurelia-care.com')).some((m) => m.subject.includes(orderPrefix)))
+      .toBe(true);
+
+    // The guest's order page, from the e-mail's link: the order, and its tracking number once the label is bought.
+    const link = /https?:\/\/\S+\/order\?token=[\w%-]+/.exec(customer?.text ?? '')?.[0] ?? '';
+    expect(link).not.toBe('');
+    await expect
+      .poll(async () => {
+        await page.goto(new URL(link).pathname + new URL(link).search);
+        return page.locator('main').textContent();
+      })
+      .toMatch(/TEST\d{18}/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^Order ORD-/);
+    await expect(page.getByText('$130.35')).toBeVisible();
+  });
+
+  test('a signed-in shopper buys, finds the order in My Orders and reorders it', async ({ page, baseURL }) => {
+    await signedInShopper(page.request, baseURL ?? '', 'Katherine');
+    await openSignedIn(page, '/product/8');
+    await addFromProductPage(page, 8, { quantity: 3 });
+    await checkoutTo(page, shopper('Katherine Johnson', 'Virginia', 'Hampton', '23669'));
+    await pay(page, '4242 4242 4242 4242');
+    const toast = page.getByText(/^Order [0-9a-f]{8} placed!/);
+    await expect(toast).toBeVisible();
+    await page.waitForEvent('load');
+    await page.goto('/orders');
+    const card = page.locator('.order-card').first();
+    await expect(card).toContainText('Turmeric Face Soap');
+    // 3 × $10 + $15 to Virginia (0.75 lb: no whole pound) + 8.9% of $30 = $47.67.
+    await expect(card).toContainText('$47.67');
+    await expect(card).toContainText('Processing');
+    await card.getByRole('button', { name: 'Reorder' }).click();
+    await expect(page.getByTestId('cart-count')).toHaveText('3');
+  });
+
+  test('a declined card says so, charges nothing, and the shopper can pay with another card', async ({ page }) => {
+    await addFromProductPage(page, 9);
+    await checkoutTo(page, shopper('Ada Lovelace', 'California', 'San Jose', '95112'));
+    await pay(page, '4000 0000 0000 0002');
+    await expect(page.getByText('Payment failed: Your card was declined.')).toBeVisible();
+    await pay(page, '4242 4242 4242 4242');
+    await expect(page.getByText(/^Order [0-9a-f]{8} placed!/)).toBeVisible();
+  });
+
+  test('a card that asks for authentication pays once the shopper completes it', async ({ page }) => {
+    await addFromProductPage(page, 1);
+    await checkoutTo(page, shopper('Alan Turing', 'Texas', 'Austin', '78701'));
+    await pay(page, '4000 0025 0000 3155');
+    await page.getByRole('button', { name: /Complete authentication/ }).click();
+    await expect(page.getByText(/^Order [0-9a-f]{8} placed!/)).toBeVisible();
+  });
+
+  test('from $500 shipping is free', async ({ page }) => {
+    // 5 × $90 trio sets + 2 × $35 body cream = $520.
+    await addFromProductPage(page, 4, { quantity: 5 });
+    await addFromProductPage(page, 1, { quantity: 2 });
+    const checkout = await checkoutTo(page, shopper('Mary Jackson', 'Florida', 'Miami', '33101'));
+    await expect(checkout.getByTestId('checkout-subtotal')).toHaveText('$520.00');
+    await expect(checkout.getByTestId('checkout-shipping')).toHaveText('Free');
+    await expect(checkout.getByTestId('checkout-tax')).toHaveText('$46.28');
+    await expect(checkout.getByTestId('checkout-total')).toHaveText('$566.28');
+    await expect(checkout.getByRole('button', { name: 'Pay $566.28' })).toBeVisible();
+    const axe = await new AxeBuilder({ page })
+      .include('.cart-drawer')
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+      .analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    // The back arrow goes payment → address → cart.
+    await page.getByRole('button', { name: 'Back to the address' }).click();
+    await expect(checkout.getByRole('form', { name: 'Shipping address' })).toBeVisible();
+    await expect(checkout.getByLabel('City')).toHaveValue('Miami');
+    const axeAddress = await new AxeBuilder({ page })
+      .include('.cart-drawer')
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+      .analyze();
+    expect(axeAddress.violations.map((v) => v.id)).toEqual([]);
+    await page.getByRole('button', { name: 'Back to the cart' }).click();
+    await expect(page.getByRole('dialog', { name: 'Your cart' })).toBeVisible();
+  });
+
+  test('a malformed e-mail or ZIP code is named next to its field, and Continue waits for every field', async ({ page }) => {
+    await addFromProductPage(page, 8);
+    const drawer = await openCart(page);
+    await drawer.getByRole('button', { name: 'Checkout' }).click();
+    const form = page.getByRole('form', { name: 'Shipping address' });
+    await form.getByLabel('Full name').fill('Kim');
+    await form.getByLabel('Email').fill('kim@');
+    await form.getByLabel('Street address').fill('1 Oak St');
+    await form.getByLabel('City').fill('Reno');
+    await form.getByLabel('State').selectOption('NV');
+    await form.getByLabel('ZIP code').fill('895');
+    await form.getByRole('button', { name: 'Continue' }).click();
+    await expect(form.getByLabel('Email')).toHaveAccessibleDescription('Please enter a valid email address');
+    await expect(form.getByLabel('ZIP code')).toHaveAccessibleDescription('Please enter a 5-digit ZIP code (or ZIP+4).');
+    await expect(form.getByLabel('Email')).toHaveAttribute('autocomplete', 'email');
+    await expect(form.getByLabel('ZIP code')).toHaveAttribute('autocomplete', 'shipping postal-code');
+  });
+
+  test('the server prices the order: an amount the browser sends is ignored, a rate it never quoted is refused', async ({
+    request,
+    baseURL,
+  }) => {
+    const headers = { origin: baseURL ?? '' };
+    const lines = [{ productId: 7, quantity: 1, selectedColor: null, selectedSize: null }];
+    const address = {
+      name: 'Eve',
+      email: 'eve@example.com',
+      street1: '1 Main St',
+      city: 'Atlanta',
+      state: 'GA',
+      zip: '30303',
+      country: 'US',
+    };
+    const rates = await request.post('/api/shippo-rates', { headers, data: { toAddress: address, lines } });
+    expect(rates.status()).toBe(200);
+    const { rates: list } = (await rates.json()) as { rates: { object_id: string; amount_cents: number }[] };
+    const first = list[0];
+    if (!first) throw new Error('no rate');
+    const intent = await request.post('/api/create-payment-intent', {
+      headers,
+      data: { lines, address, rateId: first.object_id, amount: 1 },
+    });
+    expect(intent.status()).toBe(200);
+    const body = (await intent.json()) as { amountCents: number; client_secret: string };
+    // $15 + shipping + 8.9% tax of $15 ($1.34).
+    expect(body.amountCents).toBe(1500 + first.amount_cents + 134);
+    expect(body.client_secret).toMatch(/_secret_/);
+
+    const forged = await request.post('/api/create-payment-intent', {
+      headers,
+      data: { lines, address, rateId: 'table_0000000000000000000000000' },
+    });
+    expect(forged.status()).toBe(409);
+  });
+
+  test('twenty simultaneous confirmations of one payment record one order', async ({ request, baseURL }) => {
+    const headers = { origin: baseURL ?? '' };
+    const lines = [{ productId: 2, quantity: 1, selectedColor: null, selectedSize: null }];
+    const address = {
+      name: 'Zed',
+      email: 'zed@example.com',
+      street1: '5 Elm St',
+      city: 'Denver',
+      state: 'CO',
+      zip: '80202',
+      country: 'US',
+    };
+    const rates = (await (await request.post('/api/shippo-rates', { headers, data: { toAddress: address, lines } })).json()) as {
+      rates: { object_id: string }[];
+    };
+    const intent = (await (
+      await request.post('/api/create-payment-intent', { headers, data: { lines, address, rateId: rates.rates[0]?.object_id } })
+    ).json()) as { client_secret: string; paymentIntentId: string };
+    const paid = await request.post('/api/test-payments/confirm', {
+      headers,
+      data: { clientSecret: intent.client_secret, number: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '123' },
+    });
+    expect(paid.status()).toBe(200);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        request.post('/api/orders/confirm', { headers, data: { paymentIntentId: intent.paymentIntentId } }),
+      ),
+    );
+    const ids = await Promise.all(answers.map(async (a) => ((await a.json()) as { order: { id: string } }).order.id));
+    expect(new Set(ids).size).toBe(1);
+    expect(answers.filter((a) => a.status() === 201)).toHaveLength(1);
+    expect(answers.filter((a) => a.status() === 200)).toHaveLength(19);
+  });
+
+  test('an unpaid payment records no order', async ({ request, baseURL }) => {
+    const headers = { origin: baseURL ?? '' };
+    const lines = [{ productId: 6, quantity: 1, selectedColor: null, selectedSize: null }];
+    const address = {
+      name: 'Ivy',
+      email: 'ivy@example.com',
+      street1: '5 Elm St',
+      city: 'Boise',
+      state: 'ID',
+      zip: '83702',
+      country: 'US',
+    };
+    const rates = (await (await request.post('/api/shippo-rates', { headers, data: { toAddress: address, lines } })).json()) as {
+      rates: { object_id: string }[];
+    };
+    const intent = (await (
+      await request.post('/api/create-payment-intent', { headers, data: { lines, address, rateId: rates.rates[0]?.object_id } })
+    ).json()) as { paymentIntentId: string };
+    const confirm = await request.post('/api/orders/confirm', { headers, data: { paymentIntentId: intent.paymentIntentId } });
+    expect(confirm.status()).toBe(402);
+  });
+});
