@@ -41,11 +41,11 @@ function abandon(body: ReadableStream | ReadableStreamDefaultReader | null | und
  * limit is refused before the first byte is read, a streamed body is cancelled at the limit, and a body that stalls is
  * cancelled after BODY_TIMEOUT_MS.
  */
-async function readBodyText(request: Request): Promise<BodyText> {
+async function readBodyText(request: Request, maxBytes = MAX_BODY_BYTES): Promise<BodyText> {
   const tooLarge = { response: problem(413, 'too_large', 'The request body is too large.') } as const;
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (!request.body) return { text: '' };
-  if (!Number.isFinite(declared) || declared > MAX_BODY_BYTES) {
+  if (!Number.isFinite(declared) || declared > maxBytes) {
     abandon(request.body);
     return tooLarge;
   }
@@ -65,7 +65,7 @@ async function readBodyText(request: Request): Promise<BodyText> {
       }
       if (next.done) break;
       size += next.value.byteLength;
-      if (size > MAX_BODY_BYTES) {
+      if (size > maxBytes) {
         abandon(reader);
         return tooLarge;
       }
@@ -75,6 +75,14 @@ async function readBodyText(request: Request): Promise<BodyText> {
     clearTimeout(timer);
   }
   return { text: Buffer.concat(chunks).toString('utf8') };
+}
+
+/**
+ * A body as text, exactly as sent (a webhook's signature covers the raw bytes), within `maxBytes` and the same time
+ * limit as JSON bodies.
+ */
+export function readRawBody(request: Request, maxBytes: number): Promise<BodyText> {
+  return readBodyText(request, maxBytes);
 }
 
 /** The path to the first string (value or key) that holds a NUL character, which PostgreSQL cannot store. */

@@ -2,6 +2,7 @@ import type { SessionUser } from '@/features/auth/auth';
 import { getProducts } from '@/features/catalog/catalog.server';
 import { syncCatalogue } from '@/features/catalog/catalog-sync.server';
 import { labelJob, orderEmailJob } from '@/features/checkout/fulfilment.server';
+import { reconcilePayments } from '@/features/checkout/payment-events.server';
 import type { AccountUser, AuthPort } from './auth/auth.port';
 import { createBuiltInAuth } from './auth/builtin.server';
 import { createSupabaseAuth } from './auth/supabase.server';
@@ -85,6 +86,15 @@ async function start(): Promise<Services> {
     3_600_000,
   );
   prune.unref();
+  // Payments that succeeded without an order (the server stopped in between, no webhook came) are found and recorded.
+  const reconcile = setInterval(
+    () =>
+      reconcilePayments(db, payments, { onQueued: () => worker.nudge() }).catch((error: unknown) =>
+        console.warn('[checkout] reconciliation failed:', error),
+      ),
+    5 * 60_000,
+  );
+  reconcile.unref();
 
   // Secure cookies whenever the public origin is https (production); plain http on a developer's machine.
   const secureCookies = config.publicOrigin.startsWith('https:');

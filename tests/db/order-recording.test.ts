@@ -7,8 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { quoteRates } from '@/features/checkout/checkout.server';
 import { recordOrder, startCheckout } from '@/features/checkout/order.server';
+import { handlePaymentEvent, reconcilePayments } from '@/features/checkout/payment-events.server';
 import type { PaymentIntentStatus, PaymentsPort } from '@/server/payments/payments.port';
-import { createTestProcessor } from '@/server/payments/test-processor.server';
+import { createTestProcessor, signTestWebhook } from '@/server/payments/test-processor.server';
 import { createRateTableShipping } from '@/server/shipping/rate-table.server';
 import type { Address } from '@/server/shipping/shipping.port';
 import { loadCatalogueIndex } from '../unit/load-catalogue';
@@ -29,8 +30,10 @@ const scrubs = { productId: 3, quantity: 2, selectedColor: 'powder-blue', select
 const soap = { productId: 7, quantity: 1, selectedColor: null, selectedSize: null };
 const card = { number: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '123' };
 
+const WEBHOOK_SECRET = 'whsec_test_order_recording';
+
 async function pricedCheckout(lines = [scrubs, soap], userId: string | null = null) {
-  const payments = createTestProcessor(db);
+  const payments = createTestProcessor(db, { webhookSecret: WEBHOOK_SECRET });
   const quoted = await quoteRates(db, createRateTableShipping(), catalogue, { toAddress: address, lines });
   if (!quoted.ok) throw new Error(quoted.message);
   const standard = quoted.rates.find((r) => r.service === 'Standard Shipping');
@@ -146,5 +149,71 @@ describe(`recording an order on ${TEST_DATABASE_KIND}`, () => {
     expect(other.paymentIntentId).not.toBe(started.paymentIntentId);
     const status: PaymentIntentStatus = (await payments.retrieveIntent(started.paymentIntentId)).status;
     expect(status).toBe('requires_payment_method');
+  });
+
+  it('a signed succeeded-payment event records the order once; a replay, a tampered or an unsigned event change nothing', async () => {
+    const { payments, started } = await pricedCheckout();
+    await payments.confirm(started.clientSecret, card);
+    const event = JSON.stringify({
+      id: `evt_${started.paymentIntentId}`,
+      type: 'payment_intent.succeeded',
+      data: { object: { id: started.paymentIntentId, object: 'payment_intent' } },
+    });
+    const orders = async () =>
+      (
+        await db.query<{ n: number }>(`select count(*)::int as n from public.orders where payment_intent_id = $1`, [
+          started.paymentIntentId,
+        ])
+      )[0]?.n;
+
+    expect(await handlePaymentEvent(db, payments, event, null)).toMatchObject({ status: 400 });
+    expect(
+      await handlePaymentEvent(db, payments, event.replace('succeeded', 'canceled'), signTestWebhook(event, WEBHOOK_SECRET)),
+    ).toMatchObject({
+      status: 400,
+    });
+    const stale = signTestWebhook(event, WEBHOOK_SECRET, Math.floor(Date.now() / 1000) - 3600);
+    expect(await handlePaymentEvent(db, payments, event, stale)).toMatchObject({ status: 400 });
+    expect(await orders()).toBe(0);
+
+    expect(await handlePaymentEvent(db, payments, event, signTestWebhook(event, WEBHOOK_SECRET))).toEqual({
+      status: 200,
+      body: { received: true },
+    });
+    expect(await orders()).toBe(1);
+    expect(await handlePaymentEvent(db, payments, event, signTestWebhook(event, WEBHOOK_SECRET))).toEqual({
+      status: 200,
+      body: { received: true, duplicate: true },
+    });
+    // The confirming request, arriving after the webhook, finds the same order.
+    expect(await recordOrder(db, payments, started.paymentIntentId)).toMatchObject({ ok: true, order: { created: false } });
+    expect(await orders()).toBe(1);
+  });
+
+  it('reconciliation records a payment that succeeded without an order, and leaves unpaid and recent checkouts alone', async () => {
+    const paid = await pricedCheckout();
+    await paid.payments.confirm(paid.started.clientSecret, card);
+    const unpaid = await pricedCheckout();
+    const recent = await pricedCheckout();
+    await recent.payments.confirm(recent.started.clientSecret, card);
+    // As if the server had stopped right after the payment, 20 minutes ago.
+    await db.query(`update public.checkouts set updated_at = now() - interval '20 minutes' where payment_intent_id = any($1)`, [
+      [paid.started.paymentIntentId, unpaid.started.paymentIntentId],
+    ]);
+    const warn = console.warn;
+    const said: string[] = [];
+    console.warn = (line: string) => void said.push(line);
+    try {
+      const recorded = await reconcilePayments(db, paid.payments);
+      expect(recorded).toHaveLength(1);
+      expect(said.join('\n')).toMatch(new RegExp(`recorded order ${recorded[0]} for payment ${paid.started.paymentIntentId}`));
+      expect(await reconcilePayments(db, paid.payments)).toEqual([]);
+    } finally {
+      console.warn = warn;
+    }
+    const [recentOrder] = await db.query(`select id from public.orders where payment_intent_id = $1`, [
+      recent.started.paymentIntentId,
+    ]);
+    expect(recentOrder).toBeUndefined();
   });
 });

@@ -152,6 +152,38 @@ test.describe('checkout', () => {
     await expect(page.getByText(/^Order [0-9a-f]{8} placed!/)).toBeVisible();
   });
 
+  test('when shipping cannot be calculated: the message, the fallback Standard Shipping rate, payment with it, and Retry', async ({
+    page,
+  }) => {
+    let failures = 1;
+    await page.route('**/api/shippo-rates', (route) =>
+      failures-- > 0
+        ? route.fulfill({ status: 502, json: { error: { code: 'shipping_failed', message: 'the carrier did not answer' } } })
+        : route.continue(),
+    );
+    await addFromProductPage(page, 2, { quantity: 2 });
+    const checkout = await checkoutTo(page, shopper('Dorothy Vaughan', 'Tennessee', 'Nashville', '37201'));
+    await expect(checkout.getByText('Shipping calculation failed: the carrier did not answer')).toBeVisible();
+    const fallback = checkout.getByRole('radio', { name: /Standard Shipping/ });
+    await expect(fallback).toBeChecked();
+    await checkout.getByRole('button', { name: 'Retry shipping calculation' }).click();
+    await expect(checkout.getByText(/Shipping calculation failed/)).toBeHidden();
+    await expect(checkout.getByRole('radio', { name: /Express Shipping/ })).toBeVisible();
+  });
+
+  test('the fallback rate pays: the server prices it by the spec’s rule', async ({ page }) => {
+    await page.route('**/api/shippo-rates', (route) =>
+      route.fulfill({ status: 502, json: { error: { code: 'shipping_failed', message: 'timeout' } } }),
+    );
+    await addFromProductPage(page, 6);
+    const checkout = await checkoutTo(page, shopper('Annie Easley', 'Ohio', 'Cleveland', '44101'));
+    await expect(checkout.getByText('Shipping calculation failed: timeout')).toBeVisible();
+    // $35 oil + $15 (Ohio, under a pound) + 8.9% of $35 ($3.12).
+    await expect(checkout.getByTestId('checkout-total')).toHaveText('$53.12');
+    await pay(page, '4242 4242 4242 4242');
+    await expect(page.getByText(/^Order [0-9a-f]{8} placed!/)).toBeVisible();
+  });
+
   test('from $500 shipping is free', async ({ page }) => {
     // 5 × $90 trio sets + 2 × $35 body cream = $520.
     await addFromProductPage(page, 4, { quantity: 5 });
@@ -289,5 +321,21 @@ test.describe('checkout', () => {
     ).json()) as { paymentIntentId: string };
     const confirm = await request.post('/api/orders/confirm', { headers, data: { paymentIntentId: intent.paymentIntentId } });
     expect(confirm.status()).toBe(402);
+  });
+
+  test('the payment webhook needs no Origin but a valid signature: a forged event is refused and records nothing', async ({
+    request,
+  }) => {
+    const event = JSON.stringify({ id: 'evt_forged', type: 'payment_intent.succeeded', data: { object: { id: 'pi_test_x' } } });
+    const unsigned = await request.post('/api/stripe-webhook', { headers: { 'content-type': 'application/json' }, data: event });
+    expect(unsigned.status()).toBe(400);
+    const forged = await request.post('/api/stripe-webhook', {
+      headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' },
+      data: event,
+    });
+    expect(forged.status()).toBe(400);
+    // Every other state-changing route still wants our Origin.
+    const other = await request.post('/api/orders/confirm', { data: { paymentIntentId: 'pi_test_x' } });
+    expect(other.status()).toBe(403);
   });
 });

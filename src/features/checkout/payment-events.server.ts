@@ -1,0 +1,80 @@
+import type { Database } from '@/server/db/database.server';
+import { asService } from '@/server/db/roles.server';
+import { type PaymentsPort, WebhookSignatureError } from '@/server/payments/payments.port';
+import { recordOrder } from './order.server';
+
+export type WebhookResult = { status: 200; body: { received: true; duplicate?: true } } | { status: 400 | 500; message: string };
+
+/**
+ * The payment processor's webhook (Stripe's `payment_intent.succeeded`): the signature is checked on the raw body, and
+ * a succeeded payment records its order through the same `recordOrder` as the confirming request, whichever comes
+ * first. An event is recorded by id once handled, so a replay is acknowledged and changes nothing; an event that could
+ * not be handled answers 500, so the processor sends it again.
+ */
+export async function handlePaymentEvent(
+  db: Database,
+  payments: PaymentsPort,
+  rawBody: string,
+  signature: string | null,
+  options: { onQueued?: () => void } = {},
+): Promise<WebhookResult> {
+  let event: ReturnType<PaymentsPort['parseWebhook']>;
+  try {
+    event = payments.parseWebhook(rawBody, signature);
+  } catch (error) {
+    if (error instanceof WebhookSignatureError) return { status: 400, message: error.message };
+    throw error;
+  }
+  const [seen] = await asService(db, (tx) =>
+    tx.query(`select 1 from public.processed_webhook_events where event_id = $1`, [event.id]),
+  );
+  if (seen) return { status: 200, body: { received: true, duplicate: true } };
+
+  if (event.type === 'payment_intent.succeeded' && event.intentId) {
+    const result = await recordOrder(db, payments, event.intentId, options.onQueued ? { onQueued: options.onQueued } : {});
+    // A payment that is not one of our checkouts is acknowledged and ignored; anything else is retried.
+    if (!result.ok && result.status !== 404) {
+      console.warn(`[checkout] webhook ${event.id}: no order recorded for ${event.intentId} yet: ${result.message}`);
+      return { status: 500, message: result.message };
+    }
+  }
+  await asService(db, (tx) =>
+    tx.query(`insert into public.processed_webhook_events (event_id) values ($1) on conflict do nothing`, [event.id]),
+  );
+  return { status: 200, body: { received: true } };
+}
+
+/**
+ * Finds payments that succeeded but have no order (the server stopped between the payment and the order, and no
+ * webhook came), and records them. Checkouts younger than `graceMinutes` are left to the confirming request; those
+ * untouched for two hours are abandoned carts, left to the processor's webhook retries (days), so each checkout is
+ * asked about a bounded number of times. Returns the orders it recorded.
+ */
+export async function reconcilePayments(
+  db: Database,
+  payments: PaymentsPort,
+  { graceMinutes = 15, onQueued }: { graceMinutes?: number; onQueued?: () => void } = {},
+): Promise<string[]> {
+  const open = await asService(db, (tx) =>
+    tx.query<{ payment_intent_id: string }>(
+      `select payment_intent_id from public.checkouts
+       where order_id is null and payment_intent_id is not null
+         and updated_at < now() - make_interval(mins => $1) and updated_at > now() - interval '2 hours'
+       order by updated_at limit 100`,
+      [graceMinutes],
+    ),
+  );
+  const recorded: string[] = [];
+  for (const { payment_intent_id: intentId } of open) {
+    try {
+      const result = await recordOrder(db, payments, intentId, onQueued ? { onQueued } : {});
+      if (result.ok && result.order.created) {
+        recorded.push(result.order.id);
+        console.warn(`[checkout] reconciliation recorded order ${result.order.id} for payment ${intentId}, which had none`);
+      }
+    } catch (error) {
+      console.warn(`[checkout] reconciliation could not check ${intentId}: ${error instanceof Error ? error.message : error}`);
+    }
+  }
+  return recorded;
+}
