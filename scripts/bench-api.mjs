@@ -1,5 +1,5 @@
 // The API under load: what a signed-in request costs compared with a guest's, on the production build.
-// Expects `npm run build` to have run. Starts `node dist/server/entry.mjs` on a free port with a fresh embedded
+// Expects `npm run build` to have run. Starts `node scripts/serve.mjs` (the server npm start runs) on a free port with a fresh embedded
 // database (or PostgreSQL with `--postgres URL` / BENCH_DATABASE_URL), signs up, verifies and logs in a shopper
 // through the public endpoints and the dev mailbox, then measures with autocannon and prints a table.
 // `--write` also replaces the "API under load" section of docs/performance.md.
@@ -53,7 +53,7 @@ else env.PGLITE_DIR = join(dataDir, 'pglite');
 
 const server = spawn(
   process.execPath,
-  [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), join(root, 'dist/server/entry.mjs')],
+  [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), join(root, 'scripts/serve.mjs')],
   {
     cwd: root,
     env,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { readDevMailbox } from '@/server/mail/dev-mailbox.server';
 import { addFromProductPage, openCart } from './cart-helpers';
 import { signedInShopper } from './session';
@@ -58,6 +58,34 @@ async function pay(page: Page, card: string) {
   await checkout.getByLabel(/CVC/).fill('123');
   await checkout.getByRole('button', { name: /^Pay / }).click();
 }
+
+/** A checkout opened through the API, as the drawer opens one: the rates quoted, then a payment for the first rate. */
+async function apiCheckout(request: APIRequestContext, origin: string, productId: number, address: Record<string, string>) {
+  const headers = { origin };
+  const lines = [{ productId, quantity: 1, selectedColor: null, selectedSize: null }];
+  const quoted = await request.post('/api/shippo-rates', { headers, data: { toAddress: address, lines } });
+  expect(quoted.status()).toBe(200);
+  const { rates } = (await quoted.json()) as { rates: { object_id: string; amount_cents: number }[] };
+  const rate = rates[0];
+  if (!rate) throw new Error('no rate');
+  const intent = await request.post('/api/create-payment-intent', {
+    headers,
+    data: { lines, address, rateId: rate.object_id, amount: 1 },
+  });
+  expect(intent.status()).toBe(200);
+  const body = (await intent.json()) as { client_secret: string; paymentIntentId: string; amountCents: number };
+  return { headers, lines, rate, ...body };
+}
+
+const usAddress = (name: string, city: string, state: string, zip: string) => ({
+  name,
+  email: `${name.toLowerCase()}@example.com`,
+  street1: '5 Elm St',
+  city,
+  state,
+  zip,
+  country: 'US',
+});
 
 async function mailsTo(address: string) {
   return (await readDevMailbox(mailbox)).filter((m) => m.to.includes(address));
@@ -234,65 +262,28 @@ test.describe('checkout', () => {
     request,
     baseURL,
   }) => {
-    const headers = { origin: baseURL ?? '' };
-    const lines = [{ productId: 7, quantity: 1, selectedColor: null, selectedSize: null }];
-    const address = {
-      name: 'Eve',
-      email: 'eve@example.com',
-      street1: '1 Main St',
-      city: 'Atlanta',
-      state: 'GA',
-      zip: '30303',
-      country: 'US',
-    };
-    const rates = await request.post('/api/shippo-rates', { headers, data: { toAddress: address, lines } });
-    expect(rates.status()).toBe(200);
-    const { rates: list } = (await rates.json()) as { rates: { object_id: string; amount_cents: number }[] };
-    const first = list[0];
-    if (!first) throw new Error('no rate');
-    const intent = await request.post('/api/create-payment-intent', {
-      headers,
-      data: { lines, address, rateId: first.object_id, amount: 1 },
-    });
-    expect(intent.status()).toBe(200);
-    const body = (await intent.json()) as { amountCents: number; client_secret: string };
-    // $15 + shipping + 8.9% tax of $15 ($1.34).
-    expect(body.amountCents).toBe(1500 + first.amount_cents + 134);
-    expect(body.client_secret).toMatch(/_secret_/);
-
+    const address = usAddress('Eve', 'Atlanta', 'GA', '30303');
+    const checkout = await apiCheckout(request, baseURL ?? '', 7, address);
+    // The body said amount: 1. The server charges $15 + shipping + 8.9% tax of $15 ($1.34).
+    expect(checkout.amountCents).toBe(1500 + checkout.rate.amount_cents + 134);
+    expect(checkout.client_secret).toMatch(/_secret_/);
     const forged = await request.post('/api/create-payment-intent', {
-      headers,
-      data: { lines, address, rateId: 'table_0000000000000000000000000' },
+      headers: checkout.headers,
+      data: { lines: checkout.lines, address, rateId: 'table_0000000000000000000000000' },
     });
     expect(forged.status()).toBe(409);
   });
 
   test('twenty simultaneous confirmations of one payment record one order', async ({ request, baseURL }) => {
-    const headers = { origin: baseURL ?? '' };
-    const lines = [{ productId: 2, quantity: 1, selectedColor: null, selectedSize: null }];
-    const address = {
-      name: 'Zed',
-      email: 'zed@example.com',
-      street1: '5 Elm St',
-      city: 'Denver',
-      state: 'CO',
-      zip: '80202',
-      country: 'US',
-    };
-    const rates = (await (await request.post('/api/shippo-rates', { headers, data: { toAddress: address, lines } })).json()) as {
-      rates: { object_id: string }[];
-    };
-    const intent = (await (
-      await request.post('/api/create-payment-intent', { headers, data: { lines, address, rateId: rates.rates[0]?.object_id } })
-    ).json()) as { client_secret: string; paymentIntentId: string };
+    const checkout = await apiCheckout(request, baseURL ?? '', 2, usAddress('Zed', 'Denver', 'CO', '80202'));
     const paid = await request.post('/api/test-payments/confirm', {
-      headers,
-      data: { clientSecret: intent.client_secret, number: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '123' },
+      headers: checkout.headers,
+      data: { clientSecret: checkout.client_secret, number: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '123' },
     });
     expect(paid.status()).toBe(200);
     const answers = await Promise.all(
       Array.from({ length: 20 }, () =>
-        request.post('/api/orders/confirm', { headers, data: { paymentIntentId: intent.paymentIntentId } }),
+        request.post('/api/orders/confirm', { headers: checkout.headers, data: { paymentIntentId: checkout.paymentIntentId } }),
       ),
     );
     const ids = await Promise.all(answers.map(async (a) => ((await a.json()) as { order: { id: string } }).order.id));
@@ -302,24 +293,11 @@ test.describe('checkout', () => {
   });
 
   test('an unpaid payment records no order', async ({ request, baseURL }) => {
-    const headers = { origin: baseURL ?? '' };
-    const lines = [{ productId: 6, quantity: 1, selectedColor: null, selectedSize: null }];
-    const address = {
-      name: 'Ivy',
-      email: 'ivy@example.com',
-      street1: '5 Elm St',
-      city: 'Boise',
-      state: 'ID',
-      zip: '83702',
-      country: 'US',
-    };
-    const rates = (await (await request.post('/api/shippo-rates', { headers, data: { toAddress: address, lines } })).json()) as {
-      rates: { object_id: string }[];
-    };
-    const intent = (await (
-      await request.post('/api/create-payment-intent', { headers, data: { lines, address, rateId: rates.rates[0]?.object_id } })
-    ).json()) as { paymentIntentId: string };
-    const confirm = await request.post('/api/orders/confirm', { headers, data: { paymentIntentId: intent.paymentIntentId } });
+    const checkout = await apiCheckout(request, baseURL ?? '', 6, usAddress('Ivy', 'Boise', 'ID', '83702'));
+    const confirm = await request.post('/api/orders/confirm', {
+      headers: checkout.headers,
+      data: { paymentIntentId: checkout.paymentIntentId },
+    });
     expect(confirm.status()).toBe(402);
   });
 

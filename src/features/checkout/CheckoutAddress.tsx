@@ -17,6 +17,7 @@ const FIELDS: readonly Field[] = [
   { key: 'address', label: 'Street address', autoComplete: 'shipping address-line1' },
   { key: 'city', label: 'City', autoComplete: 'shipping address-level2' },
 ];
+const ZIP: Field = { key: 'zipCode', label: 'ZIP code', autoComplete: 'shipping postal-code', inputMode: 'numeric' };
 
 export interface CheckoutAddressProps {
   initial: AddressFields;
@@ -77,7 +78,6 @@ export default function CheckoutAddress({ initial, onContinue }: CheckoutAddress
   };
 
   const stateError = shown.state;
-  const zipError = shown.zipCode;
   return (
     <form className="checkout-form" noValidate onSubmit={submit} aria-label="Shipping address">
       {FIELDS.map(input)}
@@ -107,25 +107,7 @@ export default function CheckoutAddress({ initial, onContinue }: CheckoutAddress
             </p>
           )}
         </div>
-        <div className="field">
-          <label htmlFor={`${id}-zipCode`}>ZIP code</label>
-          <input
-            id={`${id}-zipCode`}
-            name="zipCode"
-            inputMode="numeric"
-            autoComplete="shipping postal-code"
-            required
-            value={fields.zipCode}
-            aria-invalid={zipError ? true : undefined}
-            aria-describedby={zipError ? `${id}-zipCode-error` : undefined}
-            onChange={(e) => set('zipCode', e.target.value)}
-          />
-          {zipError && (
-            <p id={`${id}-zipCode-error`} className="field-error">
-              {zipError}
-            </p>
-          )}
-        </div>
+        {input(ZIP)}
       </div>
       <div className="field">
         <label htmlFor={`${id}-country`}>Country</label>
