@@ -1,7 +1,7 @@
 // Lighthouse on every page of the production build: mobile defaults (simulated throttling), median of 3 runs.
 // Also measures the JavaScript each page loads (gzip) and, as a same-run baseline, a bare static page
 // with no CSS, JS or images, so the LCP figures can be read as a ratio to the best this machine can do.
-// Writes docs/performance.md.
+// Writes the Lighthouse section at the top of docs/performance.md (the sections after it are kept).
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -41,7 +41,7 @@ const build = spawnSync(process.execPath, [join(root, 'node_modules/astro/bin/as
 });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-const server = spawn(process.execPath, [join(root, 'dist/server/entry.mjs')], {
+const server = spawn(process.execPath, [join(root, 'scripts/serve.mjs')], {
   cwd: root,
   stdio: 'ignore',
   env: { ...process.env, HOST: '127.0.0.1', PORT: String(PORT) },
@@ -105,7 +105,7 @@ try {
 
 Measured by \`npm run bench:lighthouse\` (scripts/bench-lighthouse.mjs) on ${new Date().toISOString().slice(0, 10)}:
 Lighthouse ${runs0Version()} with its mobile defaults (simulated slow 4G, 4× CPU slowdown), median of ${RUNS} runs per page,
-against the production build served by \`node dist/server/entry.mjs\` on this machine (2 cores).
+against the production build served by \`node scripts/serve.mjs\` on this machine (2 cores).
 
 The LCP ratio compares each page with a bare static page (no CSS, JS or images) measured in the same run:
 baseline LCP ${(base.lcp / 1000).toFixed(2)} s. JS is the gzip size of every script the page loads
@@ -117,7 +117,11 @@ Budget: every category 100, LCP ≤ 1.5 s, CLS 0, JS on \`/\` and \`/product/*\`
 |---|---|---|---|---|---|---|---|---|
 ${table}
 `;
-  writeFileSync(join(root, 'docs/performance.md'), md);
+  // The Lighthouse section is the top of the file; the sections after it (the API figures) are other scripts' and kept.
+  const file = join(root, 'docs/performance.md');
+  const previous = readFileSync(file, 'utf8');
+  const rest = previous.indexOf('\n## ');
+  writeFileSync(file, rest < 0 ? md : `${md.trimEnd()}\n${previous.slice(rest)}`);
   console.log('Wrote docs/performance.md');
 
   const failures = rows.filter(

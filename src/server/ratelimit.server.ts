@@ -23,6 +23,8 @@ export const LIMITS = {
   contactPerAddress: { limit: 5, windowSeconds: 600 },
   /** Shipping quotes: each may cost a carrier API call; a shopper changing their address a few times has room. */
   shippingRatesPerAddress: { limit: 60, windowSeconds: 600 },
+  /** Payments opened (each is a row here and an intent at the processor): a shopper retrying has room, a script not. */
+  checkoutsPerAddress: { limit: 30, windowSeconds: 600 },
   /** Subscribe and unsubscribe requests by one shopper. */
   newsletterPerShopper: { limit: 10, windowSeconds: 600 },
   /**

@@ -1,7 +1,8 @@
 import type { APIRoute } from 'astro';
 import { getCatalogueIndex } from '@/features/catalog/catalog.server';
 import { paymentIntentBody, startCheckout } from '@/features/checkout/order.server';
-import { json, problem, readJson } from '@/server/http.server';
+import { clientAddress, json, problem, readJson, tooManyRequests } from '@/server/http.server';
+import { hit } from '@/server/ratelimit.server';
 import { shopper } from '@/server/shopper.server';
 
 export const prerender = false;
@@ -14,6 +15,12 @@ export const POST: APIRoute = async (context) => {
   const body = await readJson(context.request, paymentIntentBody);
   if ('response' in body) return body.response;
   const { services, session } = await shopper(context);
+  const limited = await hit(
+    services.db,
+    `checkout:${clientAddress(context, services.config)}`,
+    services.config.limits.checkoutsPerAddress,
+  );
+  if (!limited.ok) return tooManyRequests(limited.retryAfter, 'Too many payment attempts. Please wait a moment and try again.');
   const result = await startCheckout(
     services.db,
     services.payments,
