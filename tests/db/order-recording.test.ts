@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { quoteRates } from '@/features/checkout/checkout.server';
+import { createShipment } from '@/features/checkout/fulfilment.server';
 import { recordOrder, startCheckout } from '@/features/checkout/order.server';
 import { handlePaymentEvent, reconcilePayments } from '@/features/checkout/payment-events.server';
 import type { PaymentIntentStatus, PaymentsPort } from '@/server/payments/payments.port';
@@ -215,5 +216,43 @@ describe(`recording an order on ${TEST_DATABASE_KIND}`, () => {
       recent.started.paymentIntentId,
     ]);
     expect(recentOrder).toBeUndefined();
+  });
+
+  it('buys an order’s label once, however often it is asked for, and never while the outbox is buying it', async () => {
+    const { payments, started } = await pricedCheckout();
+    await payments.confirm(started.clientSecret, card);
+    const recorded = await recordOrder(db, payments, started.paymentIntentId);
+    if (!recorded.ok) throw new Error(recorded.message);
+    const orderId = recorded.order.id;
+    let bought = 0;
+    const table = createRateTableShipping();
+    const shipping = {
+      ...table,
+      buyLabel: (request: Parameters<typeof table.buyLabel>[0]) => (bought++, table.buyLabel(request)),
+    };
+    const deps = { db, shipping, publicOrigin: 'https://shop.example' };
+
+    // The outbox worker holds the job: the endpoint waits rather than buying a second label.
+    await db.query(`update public.outbox set locked_until = now() + interval '1 minute' where dedupe_key = $1`, [
+      `label:${orderId}`,
+    ]);
+    expect(await createShipment(deps, orderId)).toMatchObject({ success: false, error: expect.stringMatching(/being created/) });
+    await db.query(`update public.outbox set locked_until = null where dedupe_key = $1`, [`label:${orderId}`]);
+
+    const answers = await Promise.all(Array.from({ length: 5 }, () => createShipment(deps, orderId)));
+    const succeeded = answers.filter((a) => a.success);
+    expect(succeeded.length).toBeGreaterThan(0);
+    expect(new Set(succeeded.map((a) => a.tracking_number)).size).toBe(1);
+    expect(succeeded[0]).toMatchObject({
+      tracking_number: expect.stringMatching(/^TEST\d{18}$/),
+      label_url: `https://shop.example/api/orders/${orderId}/label`,
+    });
+    expect(await createShipment(deps, orderId)).toEqual(succeeded[0]);
+    expect(bought).toBe(1);
+    const [job] = await db.query<{ done: boolean }>(
+      `select done_at is not null as done from public.outbox where dedupe_key = $1`,
+      [`label:${orderId}`],
+    );
+    expect(job?.done).toBe(true);
   });
 });

@@ -161,6 +161,25 @@ test.describe('checkout', () => {
     await expect(card).toContainText('Processing');
     await card.getByRole('button', { name: 'Reorder' }).click();
     await expect(page.getByTestId('cart-count')).toHaveText('3');
+
+    // The label, through the spec's endpoint: bought once, the same answer twice, a PDF for its owner only.
+    const { orders } = (await (await page.request.get('/api/orders')).json()) as { orders: { id: string }[] };
+    const orderId = orders[0]?.id ?? '';
+    const headers = { origin: baseURL ?? '' };
+    const ask = () => page.request.post('/api/create-shipment', { headers, data: { orderId, selectedRateAmount: '0.01' } });
+    const first = (await (await ask()).json()) as { success: boolean; tracking_number: string; label_url: string };
+    expect(first).toMatchObject({ success: true, tracking_number: expect.stringMatching(/^TEST\d{18}$/) });
+    expect(await (await ask()).json()).toEqual(first);
+    const pdf = await page.request.get(new URL(first.label_url).pathname);
+    expect(pdf.headers()['content-type']).toBe('application/pdf');
+    expect((await pdf.body()).subarray(0, 5).toString()).toBe('%PDF-');
+    const stranger = await page
+      .context()
+      .browser()
+      ?.newContext({ baseURL: baseURL ?? '' });
+    const guest = await stranger?.request.post('/api/create-shipment', { headers, data: { orderId } });
+    expect(guest?.status()).toBe(401);
+    await stranger?.close();
   });
 
   test('a declined card says so, charges nothing, and the shopper can pay with another card', async ({ page }) => {

@@ -163,3 +163,58 @@ export function orderEmailJob(deps: { db: Database; mail: MailPort; publicOrigin
     await deps.mail.send(orderEmail(order, audience, to, link));
   };
 }
+
+/** The answer of POST /api/create-shipment, in the spec's fields. */
+export interface ShipmentAnswer {
+  success: boolean;
+  error: string | null;
+  tracking_number: string | null;
+  tracking_url: string | null;
+  label_url: string | null;
+}
+
+/**
+ * The order's label now, bought at most once: the stored one when it exists; else this request takes the order's
+ * label job from the outbox (the same lease the worker takes, so the two never both buy) and runs it.
+ */
+export async function createShipment(
+  deps: { db: Database; shipping: ShippingPort; publicOrigin: string },
+  orderId: string,
+): Promise<ShipmentAnswer> {
+  const stored = async (): Promise<ShipmentAnswer | null> => {
+    const [row] = await asService(deps.db, (tx) =>
+      tx.query<{ tracking_number: string | null; tracking_url: string | null; label_url: string | null }>(
+        `select tracking_number, tracking_url, label_url from public.orders where id = $1`,
+        [orderId],
+      ),
+    );
+    return row?.tracking_number ? { success: true, error: null, ...row } : null;
+  };
+  const done = await stored();
+  if (done) return done;
+  const [claimed] = await asService(deps.db, (tx) =>
+    tx.query<{ id: string }>(
+      `update public.outbox set locked_until = now() + interval '5 minutes', attempts = attempts + 1
+       where dedupe_key = $1 and done_at is null and (locked_until is null or locked_until <= now())
+       returning id::text`,
+      [`label:${orderId}`],
+    ),
+  );
+  const none = { tracking_number: null, tracking_url: null, label_url: null };
+  if (!claimed)
+    return (await stored()) ?? { success: false, error: 'The label is being created. Please try again in a moment.', ...none };
+  try {
+    await labelJob(deps)({ orderId });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    // Handed back to the outbox, which retries it with its backoff.
+    await asService(deps.db, (tx) =>
+      tx.query(`update public.outbox set locked_until = null, last_error = $2 where id = $1::bigint`, [claimed.id, message]),
+    );
+    return { success: false, error: message, ...none };
+  }
+  await asService(deps.db, (tx) =>
+    tx.query(`update public.outbox set done_at = now(), locked_until = null where id = $1::bigint`, [claimed.id]),
+  );
+  return (await stored()) ?? { success: false, error: 'The label was bought but could not be read back.', ...none };
+}
