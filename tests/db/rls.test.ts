@@ -864,6 +864,18 @@ describe(`around the matrix on ${TEST_DATABASE_KIND}`, () => {
       ]);
     });
 
+    it('a cancelled order is no verified purchase', async () => {
+      await resetAll();
+      await db.query(`update public.orders set status = 'canceled' where user_id = $1`, [A]);
+      const result = await attempt(
+        db,
+        'A',
+        `insert into public.product_reviews (product_id, user_id, rating, comment) values (101, $1, 4, 'Fits well') returning verified`,
+        [A],
+      );
+      expect(result.ok ? result.rows : outcomeOf(result)).toEqual([{ verified: false }]);
+    });
+
     it('and a pending review stays out of sight of guests and other shoppers', async () => {
       await resetAll();
       await db.query('delete from public.product_reviews');
