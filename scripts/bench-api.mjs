@@ -107,6 +107,66 @@ async function call(path, { method = 'GET', body, cookie } = {}) {
   return response;
 }
 
+const ORDER_COUNT = Number(option('--orders') ?? 100);
+const ORDER_CONCURRENCY = 10;
+
+/** The p50 and p99 of a list of milliseconds. */
+function percentiles(ms) {
+  const sorted = [...ms].sort((a, b) => a - b);
+  const at = (q) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0);
+  return { p50: at(0.5), p99: at(0.99) };
+}
+
+/** Places `count` guest orders through the public endpoints, `concurrency` at a time. */
+async function placeOrders(count, concurrency) {
+  const whole = [];
+  const record = [];
+  let failed = 0;
+  let next = 0;
+  const lines = [{ productId: 7, quantity: 1, selectedColor: null, selectedSize: null }];
+  const address = {
+    name: 'Bench Shopper',
+    email: 'bench@example.com',
+    street1: '1 Main St',
+    city: 'Atlanta',
+    state: 'GA',
+    zip: '30303',
+    country: 'US',
+  };
+  const started = performance.now();
+  async function one() {
+    const t0 = performance.now();
+    const { rates } = await (await call('/api/shippo-rates', { method: 'POST', body: { toAddress: address, lines } })).json();
+    const intent = await (
+      await call('/api/create-payment-intent', { method: 'POST', body: { lines, address, rateId: rates[0].object_id } })
+    ).json();
+    await call('/api/test-payments/confirm', {
+      method: 'POST',
+      body: { clientSecret: intent.client_secret, number: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '123' },
+    });
+    const t1 = performance.now();
+    await call('/api/orders/confirm', { method: 'POST', body: { paymentIntentId: intent.paymentIntentId } });
+    const t2 = performance.now();
+    whole.push(t2 - t0);
+    record.push(t2 - t1);
+  }
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        next++;
+        try {
+          await one();
+        } catch (error) {
+          failed++;
+          console.error(error instanceof Error ? error.message : error);
+        }
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  return { perSecond: whole.length / seconds, whole: percentiles(whole), record: percentiles(record), failed };
+}
+
 /** Signs a new shopper up, follows the link in the dev mailbox, logs in: the session cookie. */
 async function signedInShopper() {
   const email = `bench.${Date.now()}@example.com`;
@@ -180,6 +240,12 @@ try {
     results.push({ title, result });
     console.log(`${Math.round(result.requests.average)} req/s`);
   }
+  // Order placement, as the checkout does it (a guest: rates, payment, TEST MODE card, then recording the order), with
+  // `ORDER_CONCURRENCY` shoppers at a time. Timed per order from the first request to the recorded order.
+  process.stdout.write('order placement… ');
+  const placements = await placeOrders(ORDER_COUNT, ORDER_CONCURRENCY);
+  console.log(`${placements.perSecond.toFixed(1)} orders/s`);
+
   // A run that signed the shopper out (idle logic gone wrong) would show as 401s above, and here.
   const still = await (await call('/api/auth/session', { cookie })).json();
   if (!still.user) throw new Error('The bench shopper was signed out during the run');
@@ -193,6 +259,24 @@ try {
     p99: result.latency.p99,
     non2xx: result.non2xx + result.errors + result.timeouts,
   }));
+  rows.push(
+    {
+      title: `order placement (rates, payment, card, order; ${ORDER_CONCURRENCY} at a time, ${ORDER_COUNT} orders)`,
+      rps: placements.perSecond.toFixed(1),
+      ratio: (placements.perSecond / baseline).toFixed(3),
+      p50: placements.whole.p50,
+      p99: placements.whole.p99,
+      non2xx: placements.failed,
+    },
+    {
+      title: 'of which POST /api/orders/confirm (recording the order)',
+      rps: '',
+      ratio: '',
+      p50: placements.record.p50,
+      p99: placements.record.p99,
+      non2xx: placements.failed,
+    },
+  );
   const engine = databaseUrl ? 'PostgreSQL' : 'PGlite';
   const table = [
     '| Request | req/s | × guest session | p50 | p99 | non-2xx |',
