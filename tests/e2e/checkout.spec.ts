@@ -191,6 +191,17 @@ test.describe('checkout', () => {
     await expect(page.getByText(/^Order [0-9a-f]{8} placed!/)).toBeVisible();
   });
 
+  test('when the order cannot be saved the shopper is told so, with the reason', async ({ page }) => {
+    await page.route('**/api/orders/confirm', (route) =>
+      route.fulfill({ status: 503, json: { error: { code: 'unavailable', message: 'The shop is busy. Please try again.' } } }),
+    );
+    await addFromProductPage(page, 8);
+    await checkoutTo(page, shopper('Evelyn Boyd', 'Alabama', 'Mobile', '36602'));
+    await pay(page, '4242 4242 4242 4242');
+    await expect(page.getByText('Order submission failed')).toBeVisible();
+    await expect(page.getByText('The shop is busy. Please try again.')).toBeVisible();
+  });
+
   test('a card that asks for authentication pays once the shopper completes it', async ({ page }) => {
     await addFromProductPage(page, 1);
     await checkoutTo(page, shopper('Alan Turing', 'Texas', 'Austin', '78701'));
