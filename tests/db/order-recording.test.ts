@@ -228,7 +228,10 @@ describe(`recording an order on ${TEST_DATABASE_KIND}`, () => {
     const table = createRateTableShipping();
     const shipping = {
       ...table,
-      buyLabel: (request: Parameters<typeof table.buyLabel>[0]) => (bought++, table.buyLabel(request)),
+      buyLabel: (request: Parameters<typeof table.buyLabel>[0]) => {
+        bought++;
+        return table.buyLabel(request);
+      },
     };
     const deps = { db, shipping, publicOrigin: 'https://shop.example' };
 

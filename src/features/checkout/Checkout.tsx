@@ -6,8 +6,8 @@ import { subtotal } from '../cart/cart.rules';
 import { formatPrice } from '../catalog/catalog';
 import CheckoutAddress from './CheckoutAddress';
 import CheckoutPayment from './CheckoutPayment';
-import { type AddressFields, CHECKOUT_MESSAGES, type CheckoutRate, fallbackRate } from './checkout';
-import { orderTotals, parcelWeightLb } from './pricing';
+import { type AddressFields, CHECKOUT_MESSAGES, type CheckoutRate, EMPTY_ADDRESS, fallbackRate } from './checkout';
+import { FREE_SHIPPING_FROM_CENTS, orderTotals, parcelWeightLb } from './pricing';
 import { US_STATES } from './states';
 
 export type CheckoutStage = 'address' | 'payment';
@@ -112,10 +112,7 @@ export default function Checkout({ stage, onStage, lines, catalogue }: CheckoutP
         <h3 id="checkout-address-title" ref={heading} tabIndex={-1} className="checkout-title">
           Shipping address
         </h3>
-        <CheckoutAddress
-          initial={address ?? { name: '', email: '', address: '', city: '', state: '', zipCode: '' }}
-          onContinue={continueTo}
-        />
+        <CheckoutAddress initial={address ?? EMPTY_ADDRESS} onContinue={continueTo} />
       </section>
     );
   }
@@ -163,7 +160,7 @@ export default function Checkout({ stage, onStage, lines, catalogue }: CheckoutP
               </span>
             </span>
             <span className="checkout-rate-amount">
-              {totals.subtotalCents >= 50_000 ? (
+              {totals.subtotalCents >= FREE_SHIPPING_FROM_CENTS ? (
                 <>
                   <s>{formatPrice(rate.amountCents)}</s> Free
                 </>

@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useState } from 'react';
+import { type SubmitEvent, useId, useState } from 'react';
 import { type AddressFields, addressComplete, addressErrors } from './checkout';
 import { US_STATES } from './states';
 
@@ -38,7 +38,7 @@ export default function CheckoutAddress({ initial, onContinue }: CheckoutAddress
     if (shown[key]) setShown((s) => ({ ...s, [key]: undefined }));
   };
 
-  function submit(event: FormEvent) {
+  function submit(event: SubmitEvent) {
     event.preventDefault();
     const errors = addressErrors(fields);
     setShown(errors);

@@ -1,5 +1,6 @@
-import type { Database } from '@/server/db/database.server';
+import { type Database, jsonColumn } from '@/server/db/database.server';
 import { asService } from '@/server/db/roles.server';
+import { escapeHtml } from '@/server/mail/escape.server';
 import type { MailMessage, MailPort } from '@/server/mail/mail.port';
 import { type Address, type ShippingPort, shopParcel, WAREHOUSE } from '@/server/shipping/shipping.port';
 import { formatPrice } from '../catalog/catalog';
@@ -44,12 +45,11 @@ async function loadOrder(db: Database, orderId: string): Promise<OrderForJobs> {
     ),
   );
   if (!order) throw new Error(`order ${orderId} not found`);
-  const parse = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
   return {
     ...order,
-    shipping_address: parse(order.shipping_address),
-    shipping_method: parse(order.shipping_method),
-    items: parse(order.items),
+    shipping_address: jsonColumn(order.shipping_address),
+    shipping_method: jsonColumn(order.shipping_method),
+    items: jsonColumn(order.items),
   };
 }
 
@@ -98,8 +98,6 @@ async function orderWeight(db: Database, orderId: string): Promise<number> {
   if (!row) throw new Error(`no checkout for order ${orderId}`);
   return row.weight;
 }
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The order e-mail for the shopper or for the shop: items, totals, address, and tracking when known. */
 export function orderEmail(order: OrderForJobs, audience: 'customer' | 'shop', to: string, link: string): MailMessage {

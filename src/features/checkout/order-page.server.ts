@@ -1,5 +1,5 @@
 import { tokenHash } from '@/server/auth/tokens.server';
-import type { Database } from '@/server/db/database.server';
+import { type Database, jsonColumn } from '@/server/db/database.server';
 import { asService } from '@/server/db/roles.server';
 
 /** An order as its own page shows it to whoever holds the link from the confirmation e-mail. */
@@ -62,9 +62,8 @@ export async function orderByToken(db: Database, token: string): Promise<OrderPa
     ),
   );
   if (!row) return null;
-  const parse = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
-  const address = parse(row.shipping_address);
-  const method = parse(row.shipping_method);
+  const address = jsonColumn(row.shipping_address);
+  const method = jsonColumn(row.shipping_method);
   const iso = (v: Date | string | null) => (v === null ? null : v instanceof Date ? v.toISOString() : String(v));
   return {
     id: row.id,
@@ -86,7 +85,7 @@ export async function orderByToken(db: Database, token: string): Promise<OrderPa
     trackingNumber: row.tracking_number,
     trackingUrl: row.tracking_url && /^https?:\/\//.test(row.tracking_url) ? row.tracking_url : null,
     estimatedDelivery: iso(row.estimated_delivery)?.slice(0, 10) ?? null,
-    items: parse(row.items).map((i) => ({
+    items: jsonColumn(row.items).map((i) => ({
       name: i.product_name,
       quantity: i.quantity,
       priceCents: i.price_cents,

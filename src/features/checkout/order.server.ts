@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'astro/zod';
 import type { CatalogueIndex } from '@/features/catalog/catalog';
 import { newToken, tokenHash } from '@/server/auth/tokens.server';
-import type { Database, Sql } from '@/server/db/database.server';
+import { type Database, jsonColumn, type Sql } from '@/server/db/database.server';
 import { asService } from '@/server/db/roles.server';
 import { queueJob } from '@/server/outbox/jobs.server';
 import type { PaymentIntent, PaymentsPort } from '@/server/payments/payments.port';
@@ -189,8 +189,6 @@ interface CheckoutRow {
   order_id: string | null;
 }
 
-const json = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
-
 /**
  * Records the order for a payment, once (decision 004). The only writer of orders: the confirming request, the
  * webhook and the reconciliation job all call it, in any order, any number of times. It asks the processor whether
@@ -249,9 +247,9 @@ export async function recordOrder(
 }
 
 async function insertOrder(tx: Sql, checkout: CheckoutRow, paymentIntentId: string): Promise<RecordedOrder> {
-  const address = json<Address>(checkout.address);
-  const rate = json<CheckoutRate>(checkout.rate);
-  const lines = json<CheckoutLine[]>(checkout.lines);
+  const address = jsonColumn<Address>(checkout.address);
+  const rate = jsonColumn<CheckoutRate>(checkout.rate);
+  const lines = jsonColumn<CheckoutLine[]>(checkout.lines);
   const [inserted] = await tx.query<{ id: string }>(
     `insert into public.orders (user_id, customer_email, customer_name, subtotal_cents, shipping_cents, tax_cents, total_cents,
        payment_intent_id, shipping_address, shipping_method, estimated_delivery)

@@ -1,6 +1,5 @@
+import { escapeHtml } from '../mail/escape.server';
 import type { MailMessage } from '../mail/mail.port';
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function message(to: string, subject: string, lines: string[], link: { href: string; label: string }): MailMessage {
   const text = `${lines.join('\n\n')}\n\n${link.label}: ${link.href}\n\nAurelia`;

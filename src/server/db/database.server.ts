@@ -24,3 +24,8 @@ export interface Database extends Sql {
   transaction<T>(fn: (tx: Sql) => Promise<T>, setup?: Setup): Promise<T>;
   close(): Promise<void>;
 }
+
+/** A json/jsonb column's value: PGlite hands back the parsed value, postgres.js sometimes the text. */
+export function jsonColumn<T>(value: T | string): T {
+  return typeof value === 'string' ? (JSON.parse(value) as T) : value;
+}
