@@ -3,6 +3,7 @@ import node from '@astrojs/node';
 import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import { defineConfig, passthroughImageService } from 'astro/config';
+import { STRIPE_SOURCES } from './scripts/csp.mjs';
 
 // Canonical URLs, Open Graph tags and the sitemap need the public origin at build time.
 const site = process.env.SITE_URL ?? `http://${process.env.HOST ?? '127.0.0.1'}:${process.env.PORT ?? '4321'}`;
@@ -67,16 +68,19 @@ export default defineConfig({
   security: {
     checkOrigin: true,
     // A Content-Security-Policy on every page: scripts and styles only from us (inline ones by hash), nothing framed,
-    // no plugins, forms and fetches to our own origin.
+    // no plugins, forms and fetches to our own origin. Stripe's origins are listed for the payment step; the server's
+    // header policy takes them out again unless Stripe is configured (scripts/csp.mjs).
     csp: {
       directives: [
         "default-src 'self'",
-        "img-src 'self' data:",
-        "connect-src 'self'",
+        `img-src 'self' data: ${STRIPE_SOURCES['img-src'].join(' ')}`,
+        `connect-src 'self' ${STRIPE_SOURCES['connect-src'].join(' ')}`,
+        `frame-src ${STRIPE_SOURCES['frame-src'].join(' ')}`,
         "object-src 'none'",
         "base-uri 'self'",
         "form-action 'self'",
       ],
+      scriptDirective: { resources: ["'self'", ...STRIPE_SOURCES['script-src']] },
     },
   },
   devToolbar: { enabled: false },

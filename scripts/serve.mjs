@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { withoutStripe } from './csp.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -60,9 +61,14 @@ function framingForbidden(policy) {
   return policy.includes('frame-ancestors') ? policy : `${policy.replace(/;\s*$/, '')}; frame-ancestors 'none'`;
 }
 
-/** Wraps a Node request handler so every answer carries the security headers and the CSP. */
-export function withSecurityHeaders(handler, { policy, https }) {
+/**
+ * Wraps a Node request handler so every answer carries the security headers and the CSP. Without `stripe`, Stripe's
+ * origins are taken out of every policy sent (see scripts/csp.mjs).
+ */
+export function withSecurityHeaders(handler, { policy: pagesPolicy, https, stripe = false }) {
   const headers = securityHeaders({ https });
+  const allowed = (value) => (stripe ? value : withoutStripe(value));
+  const policy = allowed(pagesPolicy);
   return (req, res) => {
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     // Astro sends its own policy for on-demand pages (in writeHead's headers): keep it, and forbid framing in it too.
@@ -70,7 +76,7 @@ export function withSecurityHeaders(handler, { policy, https }) {
     res.writeHead = function (status, ...rest) {
       const given = rest.find((arg) => arg && typeof arg === 'object' && !Array.isArray(arg));
       const existing = given?.['content-security-policy'] ?? res.getHeader('content-security-policy');
-      const value = existing === undefined ? policy : framingForbidden(String(existing));
+      const value = existing === undefined ? policy : framingForbidden(allowed(String(existing)));
       if (given && 'content-security-policy' in given) given['content-security-policy'] = value;
       else res.setHeader('content-security-policy', value);
       return writeHead.call(this, status, ...rest);
@@ -98,8 +104,10 @@ export async function serve({ host = process.env.HOST ?? '127.0.0.1', port = Num
   process.env.PORT = String(port);
   const { handler } = await import(pathToFileURL(join(root, 'dist/server/entry.mjs')).href);
   const policy = policyFromPages(htmlFiles(join(root, 'dist/client')).map((file) => readFileSync(file, 'utf8')));
+  // Stripe is configured when its keys are set (the server refuses to start with only some of them, see readiness).
+  const stripe = (process.env.STRIPE_SECRET_KEY ?? '').trim() !== '';
   const https = (process.env.SITE_URL ?? '').startsWith('https:');
-  const server = http.createServer(withSecurityHeaders(handler, { policy, https }));
+  const server = http.createServer(withSecurityHeaders(handler, { policy, https, stripe }));
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
 

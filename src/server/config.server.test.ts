@@ -61,6 +61,50 @@ describe('configuration', () => {
     expect(loadConfig({ ...keys, STRIPE_SECRET_KEY: 'rk_test_1' }).payments.kind).toBe('stripe');
   });
 
+  it('points the Stripe adapter at another API base for tests and mocks, with test keys only', () => {
+    const keys = { STRIPE_SECRET_KEY: 'sk_test_1', PUBLIC_STRIPE_PUBLISHABLE_KEY: 'pk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' };
+    expect(loadConfig({ ...keys, STRIPE_API_BASE: 'http://127.0.0.1:12111' }).payments).toEqual({
+      kind: 'stripe',
+      secretKey: 'sk_test_1',
+      publishableKey: 'pk_test_1',
+      webhookSecret: 'whsec_1',
+      api: { host: '127.0.0.1', port: 12111, protocol: 'http' },
+    });
+    expect(loadConfig({ ...keys, STRIPE_API_BASE: 'https://stripe-mock.internal/' }).payments).toMatchObject({
+      api: { host: 'stripe-mock.internal', port: 443, protocol: 'https' },
+    });
+    expect(loadConfig({ ...keys, STRIPE_API_BASE: 'http://[::1]:12111' }).payments).toMatchObject({
+      api: { host: '::1', port: 12111, protocol: 'http' },
+    });
+    expect(loadConfig({ ...keys, STRIPE_SECRET_KEY: 'rk_test_1', STRIPE_API_BASE: 'http://localhost' }).payments).toMatchObject({
+      api: { host: 'localhost', port: 80, protocol: 'http' },
+    });
+    // Unset or blank: Stripe's own API.
+    expect(loadConfig({ ...keys, STRIPE_API_BASE: ' ' }).payments).not.toHaveProperty('api');
+  });
+
+  it('refuses an API base that is not an origin, one without Stripe configured, and one with live keys', () => {
+    const keys = { STRIPE_SECRET_KEY: 'sk_test_1', PUBLIC_STRIPE_PUBLISHABLE_KEY: 'pk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' };
+    for (const bad of ['localhost:12111', 'ftp://127.0.0.1', 'http://127.0.0.1:12111/v1', 'http://u:p@127.0.0.1', 'not a url']) {
+      expect(() => loadConfig({ ...keys, STRIPE_API_BASE: bad }), bad).toThrow(
+        /STRIPE_API_BASE must be an http:\/\/ or https:\/\/ origin/,
+      );
+    }
+    expect(() => loadConfig({ STRIPE_API_BASE: 'http://127.0.0.1:12111' })).toThrow(
+      /STRIPE_API_BASE is set but Stripe is not configured/,
+    );
+    // The secret key goes wherever the base points: never a live one.
+    for (const live of [
+      { STRIPE_SECRET_KEY: 'sk_live_1' },
+      { STRIPE_SECRET_KEY: 'rk_live_1' },
+      { PUBLIC_STRIPE_PUBLISHABLE_KEY: 'pk_live_1' },
+    ]) {
+      expect(() => loadConfig({ ...keys, ...live, STRIPE_API_BASE: 'http://127.0.0.1:12111' })).toThrow(
+        /STRIPE_API_BASE is for tests and mocks only/,
+      );
+    }
+  });
+
   it('refuses malformed values', () => {
     expect(() => loadConfig({ DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL must be a URL/);
     expect(() => loadConfig({ DATABASE_URL: 'notaurl' })).toThrow(/DATABASE_URL must be/);

@@ -95,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       if (!prefix.test(stripe[key])) throw new Error(`${key} does not look like a Stripe key of that kind (${prefix.source}…).`);
     }
   }
+  const stripeApi = stripeApiBase(env, stripe);
   return {
     database: parsed.DATABASE_URL
       ? ({ kind: 'postgres', url: parsed.DATABASE_URL } as const)
@@ -123,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
           secretKey: stripe.STRIPE_SECRET_KEY,
           publishableKey: stripe.PUBLIC_STRIPE_PUBLISHABLE_KEY,
           webhookSecret: stripe.STRIPE_WEBHOOK_SECRET,
+          ...(stripeApi ? { api: stripeApi } : {}),
         } as const)
       : ({ kind: 'test' } as const),
     /** The rate limits, per-address ones multiplied by ADDRESS_LIMIT_FACTOR (see limitsFor). */
@@ -132,6 +134,41 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
 }
 
 export type Config = ReturnType<typeof loadConfig>;
+
+const API_BASE_ERROR = 'STRIPE_API_BASE must be an http:// or https:// origin, such as http://127.0.0.1:12111';
+
+/**
+ * STRIPE_API_BASE, for tests and mocks only: sends the Stripe adapter's API calls to a local server that speaks
+ * Stripe's wire format (tests/mocks/stripe.ts, stripe-mock) instead of api.stripe.com. The secret key goes wherever
+ * this points, so it is refused with live keys, and without Stripe configured it would change nothing, so it is
+ * refused there too rather than silently ignored.
+ */
+function stripeApiBase(
+  env: NodeJS.ProcessEnv,
+  stripe: { STRIPE_SECRET_KEY: string; PUBLIC_STRIPE_PUBLISHABLE_KEY: string } | null,
+): { host: string; port: number; protocol: 'http' | 'https' } | null {
+  const raw = (env.STRIPE_API_BASE ?? '').trim();
+  if (raw === '') return null;
+  if (!stripe) {
+    throw new Error('STRIPE_API_BASE is set but Stripe is not configured: set the three Stripe variables too, or unset it.');
+  }
+  if (!/^(sk|rk)_test_/.test(stripe.STRIPE_SECRET_KEY) || !/^pk_test_/.test(stripe.PUBLIC_STRIPE_PUBLISHABLE_KEY)) {
+    throw new Error('STRIPE_API_BASE is for tests and mocks only: it is refused with live Stripe keys (sk_live_…, pk_live_…).');
+  }
+  let base: URL;
+  try {
+    base = new URL(raw);
+  } catch {
+    throw new Error(API_BASE_ERROR);
+  }
+  const protocol = base.protocol === 'http:' ? 'http' : base.protocol === 'https:' ? 'https' : null;
+  // Stripe's SDK takes a host, a port and a protocol: a path, query or credentials would be silently dropped.
+  if (!protocol || base.pathname !== '/' || base.search || base.hash || base.username || base.password) {
+    throw new Error(API_BASE_ERROR);
+  }
+  const port = base.port === '' ? (protocol === 'https' ? 443 : 80) : Number(base.port);
+  return { host: base.hostname.replace(/^\[(.*)\]$/, '$1'), port, protocol };
+}
 
 /** The shipping port: Shippo when SHIPPO_API_KEY is set, else the embedded rate table (spec rules, test labels). */
 function shippingConfig(env: NodeJS.ProcessEnv) {

@@ -52,7 +52,7 @@ describe('the Stripe adapter against a local Stripe', () => {
       body: {
         amount: '10890',
         currency: 'usd',
-        automatic_payment_methods: { enabled: 'true' },
+        automatic_payment_methods: { enabled: 'true', allow_redirects: 'never' },
         metadata: { checkout: 'chk_1', hash: 'abc' },
       },
     });

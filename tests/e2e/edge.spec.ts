@@ -52,6 +52,8 @@ test.describe('HTTP edge', () => {
       expect(headers['content-security-policy'], path).toContain("frame-ancestors 'none'");
       expect(headers['content-security-policy'], path).toContain("default-src 'self'");
       expect(headers['strict-transport-security'], `${path}: no HSTS over plain http`).toBeUndefined();
+      // The embedded default has no Stripe: no page may load its script, frames or API (scripts/csp.mjs).
+      expect(headers['content-security-policy'], path).not.toContain('stripe.com');
     }
   });
 

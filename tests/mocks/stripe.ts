@@ -2,6 +2,10 @@
 // bodies with bracketed keys, a Bearer secret key, the Idempotency-Key header (a repeat replays the first answer;
 // the same key with other parameters is an idempotency_error), JSON objects shaped like Stripe's, and Stripe's
 // error shape. Stripe cannot be reached from these machines; the official SDK is pointed here instead.
+// It also takes the one call a browser makes (POST /v1/payment_intents/:id/confirm with the publishable key and the
+// intent's client secret, as the end-to-end fake of Stripe.js sends it) and answers with CORS headers as Stripe's
+// API does. The card outcomes are a few of Stripe's documented test numbers, written out here on purpose rather than
+// taken from the shop's own test-card table, so the shop's table cannot agree with itself.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -58,10 +62,22 @@ interface FakeRefund {
   created: number;
 }
 
+export interface FakeStripeOptions {
+  /** The secret key the fake accepts (default sk_test_fake). */
+  secretKey?: string;
+  /** The publishable key a browser confirms with (default pk_test_fake). */
+  publishableKey?: string;
+  /** Where to listen on 127.0.0.1 (default: a free port). */
+  port?: number;
+}
+
 export interface FakeStripe {
   /** What to give the SDK: `new Stripe(key, { ...fake.api })`. */
   api: { host: string; port: number; protocol: 'http' };
+  /** The same as an origin, for STRIPE_API_BASE. */
+  origin: string;
   secretKey: string;
+  publishableKey: string;
   requests: RecordedRequest[];
   /** Marks an intent paid, as if the shopper's card was confirmed in the browser. */
   succeed(id: string): void;
@@ -70,8 +86,28 @@ export interface FakeStripe {
   /** Moves an intent to any status (processing, requires_action, …) for a test. */
   setStatus(id: string, status: FakeIntentStatus): void;
   intent(id: string): FakeIntent | undefined;
+  /** An event as Stripe would send it to a webhook (`data.object` is the intent as it is now), as JSON text. */
+  event(type: 'payment_intent.succeeded' | 'payment_intent.payment_failed', id: string): string;
   stop(): Promise<void>;
 }
+
+/** What a confirmation with these card numbers does (Stripe's test cards); any other number is refused. */
+const CONFIRM_CARDS: Readonly<Record<string, { decline?: { code: string; decline_code?: string; message: string } }>> = {
+  '4242424242424242': {},
+  '5555555555554444': {},
+  '4000000000000002': { decline: { code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' } },
+  '4000000000009995': {
+    decline: { code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' },
+  },
+};
+
+/** Stripe's API answers browsers from any origin (the publishable key is public). */
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+  'access-control-allow-headers': 'authorization, content-type, stripe-version, idempotency-key',
+  'access-control-max-age': '300',
+};
 
 class ApiError extends Error {
   constructor(
@@ -160,8 +196,9 @@ function unexpectedState(intent: FakeIntent, message: string): ApiError {
 }
 
 /** Starts the fake on a free port of 127.0.0.1. */
-export async function startFakeStripe(): Promise<FakeStripe> {
-  const secretKey = 'sk_test_fake';
+export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<FakeStripe> {
+  const secretKey = options.secretKey ?? 'sk_test_fake';
+  const publishableKey = options.publishableKey ?? 'pk_test_fake';
   const intents = new Map<string, FakeIntent>();
   const refunds = new Map<string, FakeRefund>();
   const idempotent = new Map<string, { fingerprint: string; status: number; body: unknown }>();
@@ -259,6 +296,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       refunds.set(refund.id, refund);
       return refund;
     }
+    const confirming = /^\/v1\/payment_intents\/([^/]+)\/confirm$/.exec(path);
+    if (method === 'POST' && confirming?.[1]) return confirm(findIntent(decodeURIComponent(confirming[1])), body);
     const match = /^\/v1\/payment_intents\/([^/]+)(\/cancel)?$/.exec(path);
     if (match?.[1]) {
       const intent = findIntent(decodeURIComponent(match[1]));
@@ -300,6 +339,46 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     throw new ApiError(404, { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}).` });
   }
 
+  /**
+   * Confirms an intent with a card, as Stripe.js does from the browser: the card's details in payment_method_data,
+   * the intent's client secret (required with a publishable key). A declined card is HTTP 402 with a card_error that
+   * carries the intent, now back in requires_payment_method with last_payment_error set.
+   */
+  function confirm(intent: FakeIntent, body: FormValue): FakeIntent {
+    if (!['requires_payment_method', 'requires_confirmation', 'requires_action'].includes(intent.status)) {
+      throw unexpectedState(
+        intent,
+        intent.status === 'succeeded'
+          ? 'You cannot confirm this PaymentIntent because it has already succeeded after being previously confirmed.'
+          : `You cannot confirm this PaymentIntent because it has a status of ${intent.status}.`,
+      );
+    }
+    const data = field(body, 'payment_method_data');
+    const card = data === undefined ? undefined : field(data, 'card');
+    const number = card === undefined ? undefined : text(card, 'number')?.replace(/\s/g, '');
+    if (!data || text(data, 'type') !== 'card' || !number) {
+      throw new ApiError(400, {
+        type: 'invalid_request_error',
+        code: 'parameter_missing',
+        param: 'payment_method_data[card][number]',
+        message: 'Missing required param: payment_method_data[card][number].',
+      });
+    }
+    const known = CONFIRM_CARDS[number];
+    const decline = known ? known.decline : { code: 'incorrect_number', message: 'Your card number is incorrect.' };
+    if (decline) {
+      Object.assign(intent, { status: 'requires_payment_method', last_payment_error: { type: 'card_error', ...decline } });
+      throw new ApiError(402, { type: 'card_error', ...decline, payment_intent: structuredClone(intent) });
+    }
+    Object.assign(intent, {
+      status: 'succeeded',
+      amount_received: intent.amount,
+      latest_charge: id('ch'),
+      last_payment_error: null,
+    });
+    return intent;
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -311,15 +390,48 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     requests.push({ method, path, headers: req.headers, body, idempotencyKey });
 
     const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
-      res.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req'), ...headers });
+      res.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req'), ...CORS, ...headers });
       res.end(JSON.stringify(payload));
     };
+    if (method === 'OPTIONS') {
+      res.writeHead(204, CORS);
+      res.end();
+      return;
+    }
 
-    if (req.headers.authorization !== `Bearer ${secretKey}`) {
+    // The secret key as a Bearer token (the SDK), or the publishable key as a Bearer token or as the form's `key`
+    // (Stripe.js); a publishable key may only confirm, and only with the intent's client secret.
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? text(body, 'key');
+    const publishable = bearer === publishableKey;
+    if (bearer !== secretKey && !publishable) {
       send(401, {
         error: { type: 'invalid_request_error', message: 'Invalid API Key provided.' },
       });
       return;
+    }
+    if (publishable) {
+      const confirming = /^\/v1\/payment_intents\/([^/]+)\/confirm$/.exec(path);
+      const intent = confirming?.[1] ? intents.get(decodeURIComponent(confirming[1])) : undefined;
+      if (method !== 'POST' || !confirming) {
+        send(401, {
+          error: {
+            type: 'invalid_request_error',
+            message: 'This API call cannot be made with a publishable API key. Please use a secret API key.',
+          },
+        });
+        return;
+      }
+      if (intent && text(body, 'client_secret') !== intent.client_secret) {
+        send(400, {
+          error: {
+            type: 'invalid_request_error',
+            code: 'payment_intent_invalid_parameter',
+            param: 'client_secret',
+            message: 'The client_secret provided does not match the client_secret associated with the PaymentIntent.',
+          },
+        });
+        return;
+      }
     }
     // Stripe keeps the first answer under the key and replays it; a key sent with other parameters is refused.
     const fingerprint = `${method} ${path} ${raw}`;
@@ -358,7 +470,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       res.end(JSON.stringify({ error: { type: 'api_error', message: String(error) } }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
   const mustFind = (intentId: string): FakeIntent => {
@@ -369,7 +481,9 @@ export async function startFakeStripe(): Promise<FakeStripe> {
 
   return {
     api: { host: '127.0.0.1', port, protocol: 'http' },
+    origin: `http://127.0.0.1:${port}`,
     secretKey,
+    publishableKey,
     requests,
     succeed(intentId) {
       const intent = mustFind(intentId);
@@ -390,6 +504,19 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       mustFind(intentId).status = status;
     },
     intent: (intentId) => intents.get(intentId),
+    event(type, intentId) {
+      return JSON.stringify({
+        id: id('evt'),
+        object: 'event',
+        api_version: '2026-10-28.endive',
+        created: now(),
+        type,
+        livemode: false,
+        pending_webhooks: 1,
+        request: { id: null, idempotency_key: null },
+        data: { object: structuredClone(mustFind(intentId)) },
+      });
+    },
     stop: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

@@ -10,7 +10,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** Runs Astro's content sync (the build's validation step) on a copy of the project whose first product file is edited. */
 function syncWith(edit: (source: string) => string) {
-  for (const entry of ['astro.config.mjs', 'package.json', 'tsconfig.json', 'src', 'content'])
+  for (const entry of ['astro.config.mjs', 'package.json', 'tsconfig.json', 'scripts', 'src', 'content'])
     cpSync(join(root, entry), join(work, entry), { recursive: true });
   symlinkSync(join(root, 'node_modules'), join(work, 'node_modules'));
   const dir = join(work, 'content/products');

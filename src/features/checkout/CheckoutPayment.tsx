@@ -1,10 +1,14 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { api } from '@/lib/api';
 import { $cart } from '../cart/cart.store';
 import { notify } from '../toasts/toast.store';
 import type { wireAddress, wireLines } from './Checkout';
+import type { CardResult, PaymentsClient } from './card-form';
 import { CHECKOUT_MESSAGES, ORDER_RELOAD_MS, ORDER_TOAST_MS } from './checkout';
-import TestCardForm, { type TestCardResult } from './TestCardForm';
+import TestCardForm from './TestCardForm';
+
+// Stripe's libraries load only when the server runs with Stripe, as the payment step opens.
+const StripeCardForm = lazy(() => import('./StripeCardForm'));
 
 export interface CheckoutPaymentProps {
   lines: ReturnType<typeof wireLines>;
@@ -18,6 +22,7 @@ interface Intent {
   clientSecret: string;
   paymentIntentId: string;
   amountCents: number;
+  processor: PaymentsClient;
 }
 
 type Phase = { kind: 'preparing' } | { kind: 'ready' } | { kind: 'paying' } | { kind: 'saving' } | { kind: 'done' };
@@ -40,10 +45,12 @@ export default function CheckoutPayment({ lines, address, rateId, totalCents }: 
     setPhase({ kind: 'preparing' });
     setError(null);
     void (async () => {
-      const res = await api<{ client_secret: string; paymentIntentId: string; amountCents: number }>(
-        '/api/create-payment-intent',
-        JSON.parse(request) as unknown,
-      );
+      const res = await api<{
+        client_secret: string;
+        paymentIntentId: string;
+        amountCents: number;
+        processor: PaymentsClient;
+      }>('/api/create-payment-intent', JSON.parse(request) as unknown);
       if (!current) return;
       if (!res.ok) {
         setError(
@@ -57,6 +64,7 @@ export default function CheckoutPayment({ lines, address, rateId, totalCents }: 
         clientSecret: res.data.client_secret,
         paymentIntentId: res.data.paymentIntentId,
         amountCents: res.data.amountCents,
+        processor: res.data.processor,
       });
       setPhase({ kind: 'ready' });
     })();
@@ -79,9 +87,15 @@ export default function CheckoutPayment({ lines, address, rateId, totalCents }: 
     setTimeout(() => window.location.reload(), ORDER_RELOAD_MS);
   }
 
-  function onResult(result: TestCardResult) {
+  function onResult(result: CardResult) {
     if (!intent) return;
     if (result.status === 'succeeded') void saveOrder(intent.paymentIntentId);
+    // The bank still works on it: the webhook records the order when it succeeds, and the e-mail follows.
+    else if (result.status === 'processing') {
+      notify.info(CHECKOUT_MESSAGES.paymentPending, { durationMs: ORDER_TOAST_MS });
+      setPhase({ kind: 'done' });
+      $cart.set([]);
+    }
     // A declined card ('Payment failed: …'), a failed request or the authentication step: the card form shows it.
     else setPhase({ kind: 'ready' });
   }
@@ -94,6 +108,11 @@ export default function CheckoutPayment({ lines, address, rateId, totalCents }: 
     $cart.set([]);
   }
 
+  function onProcessing() {
+    setError(null);
+    setPhase({ kind: 'paying' });
+  }
+
   const amount = intent?.amountCents ?? totalCents;
   return (
     <div className="checkout-payment">
@@ -104,16 +123,7 @@ export default function CheckoutPayment({ lines, address, rateId, totalCents }: 
       )}
       {phase.kind === 'preparing' && !error && <p className="cart-note">Preparing a secure payment…</p>}
       {intent && phase.kind !== 'preparing' && phase.kind !== 'done' && (
-        <TestCardForm
-          clientSecret={intent.clientSecret}
-          amountCents={amount}
-          disabled={phase.kind !== 'ready'}
-          onProcessing={() => {
-            setError(null);
-            setPhase({ kind: 'paying' });
-          }}
-          onResult={onResult}
-        />
+        <CardForm intent={intent} amountCents={amount} phase={phase} onProcessing={onProcessing} onResult={onResult} />
       )}
       {(phase.kind === 'paying' || phase.kind === 'saving') && (
         <div className="checkout-overlay" role="status" aria-live="polite">
@@ -129,5 +139,34 @@ export default function CheckoutPayment({ lines, address, rateId, totalCents }: 
         </div>
       )}
     </div>
+  );
+}
+
+/** The card form the server's payments adapter asks for: our TEST MODE form, or Stripe's Payment Element. */
+function CardForm({
+  intent,
+  amountCents,
+  phase,
+  onProcessing,
+  onResult,
+}: {
+  intent: Intent;
+  amountCents: number;
+  phase: Phase;
+  onProcessing: () => void;
+  onResult: (result: CardResult) => void;
+}) {
+  const form = {
+    clientSecret: intent.clientSecret,
+    amountCents,
+    disabled: phase.kind !== 'ready',
+    onProcessing,
+    onResult,
+  };
+  if (intent.processor.kind === 'test') return <TestCardForm {...form} />;
+  return (
+    <Suspense fallback={<p className="cart-note">Loading the secure card form…</p>}>
+      <StripeCardForm publishableKey={intent.processor.publishableKey} {...form} />
+    </Suspense>
   );
 }

@@ -1,27 +1,10 @@
 import { type SubmitEvent, useEffect, useId, useRef, useState } from 'react';
 import { type ApiResult, api } from '@/lib/api';
 import { formatPrice } from '../catalog/catalog';
+import type { CardFormProps } from './card-form';
 import { CHECKOUT_MESSAGES } from './checkout';
 import { type CardField, cardDigits, cardProblem, formatCardNumber, formatExpiry, parseExpiry, TEST_CARDS } from './test-cards';
 import './test-card-form.css';
-
-/** What the card form reports to the checkout: the caller then asks the server to verify and record the order. */
-export type TestCardResult =
-  | { status: 'succeeded' }
-  /** `reason: 'card'`: the processor's message (show 'Payment failed: ' + message); 'network': the request failed. */
-  | { status: 'failed'; message: string; reason: 'card' | 'network' }
-  | { status: 'requires_action' };
-
-export interface TestCardFormProps {
-  clientSecret: string;
-  /** The total the server computed, shown on the Pay button. */
-  amountCents: number;
-  onResult: (result: TestCardResult) => void;
-  /** Called as the card goes to the processor, so the checkout can block the form while the payment is processing. */
-  onProcessing?: () => void;
-  /** While the checkout is busy elsewhere (saving the order), the form cannot be sent again. */
-  disabled?: boolean;
-}
 
 interface ConfirmAnswer {
   status: 'requires_payment_method' | 'requires_action' | 'processing' | 'succeeded' | 'canceled';
@@ -38,7 +21,7 @@ const spaced = (digits: string) => digits.replace(/(\d{4})(?=\d)/g, '$1 ');
  * The embedded test processor's card form, labelled TEST MODE: no real card is charged. It follows Stripe's test
  * cards (listed in the hint) and their messages, and shows a simple 3-D Secure challenge for 4000 0025 0000 3155.
  */
-export default function TestCardForm({ clientSecret, amountCents, onResult, onProcessing, disabled = false }: TestCardFormProps) {
+export default function TestCardForm({ clientSecret, amountCents, onResult, onProcessing, disabled = false }: CardFormProps) {
   const id = useId();
   const [fields, setFields] = useState({ number: '', expiry: '', cvc: '', postalCode: '' });
   const [fieldError, setFieldError] = useState<{ field: CardField; message: string } | null>(null);
@@ -238,7 +221,7 @@ export default function TestCardForm({ clientSecret, amountCents, onResult, onPr
         </p>
       )}
 
-      <button type="submit" className="btn test-card-pay" disabled={busy || disabled}>
+      <button type="submit" className="btn card-pay" disabled={busy || disabled}>
         {busy ? 'Processing…' : `Pay ${formatPrice(amountCents)}`}
       </button>
     </form>

@@ -34,5 +34,7 @@ export const POST: APIRoute = async (context) => {
     paymentIntentId: result.paymentIntentId,
     amountCents: result.amountCents,
     totals: result.totals,
+    // Which card form to show: the TEST MODE form, or Stripe's Payment Element with the publishable key.
+    processor: services.payments.clientConfig(),
   });
 };

@@ -8,7 +8,8 @@ import { createTestProcessor } from './test-processor.server';
 export function createPayments(config: Config['payments'], db: Database): PaymentsPort {
   if (config.kind === 'stripe') {
     const { secretKey, publishableKey, webhookSecret } = config;
-    return createStripePayments({ secretKey, publishableKey, webhookSecret });
+    // STRIPE_API_BASE (tests and mocks only) points the SDK at a local server that speaks Stripe's wire format.
+    return createStripePayments({ secretKey, publishableKey, webhookSecret, ...(config.api ? { api: config.api } : {}) });
   }
   return createTestProcessor(db);
 }

@@ -93,7 +93,12 @@ export function createStripePayments(options: StripeOptions): PaymentsPort {
     async createIntent({ amountCents, metadata, idempotencyKey }) {
       try {
         const pi = await stripe.paymentIntents.create(
-          { amount: amountCents, currency: 'usd', automatic_payment_methods: { enabled: true }, metadata },
+          {
+            amount: amountCents,
+            currency: 'usd',
+            automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+            metadata,
+          },
           { idempotencyKey },
         );
         return toIntent(pi);

@@ -1,0 +1,25 @@
+/**
+ * What a card form (our TEST MODE form, or Stripe's Payment Element) reports to the checkout. The checkout then asks
+ * the server to verify the payment and record the order: the form's word is never taken for it (decision 004).
+ */
+export type CardResult =
+  | { status: 'succeeded' }
+  /** The processor still works on it: the order is recorded when it succeeds (webhook or reconciliation). */
+  | { status: 'processing' }
+  /** `reason: 'card'`: the processor's message (show 'Payment failed: ' + message); 'network': the request failed. */
+  | { status: 'failed'; message: string; reason: 'card' | 'network' }
+  | { status: 'requires_action' };
+
+export interface CardFormProps {
+  clientSecret: string;
+  /** The total the server computed, shown on the Pay button. */
+  amountCents: number;
+  onResult: (result: CardResult) => void;
+  /** Called as the card goes to the processor, so the checkout can block the form while the payment is processing. */
+  onProcessing?: () => void;
+  /** While the checkout is busy elsewhere (saving the order), the form cannot be sent again. */
+  disabled?: boolean;
+}
+
+/** What the browser is told about the payments adapter (mirrors the port's PaymentsClientConfig; never a secret). */
+export type PaymentsClient = { kind: 'test' } | { kind: 'stripe'; publishableKey: string };
