@@ -27,11 +27,16 @@ afterEach(() => fake.offer(DEFAULT_SERVICES));
 
 const shippo = () => createShippoShipping({ apiKey: fake.apiKey, serverURL: fake.url });
 const lastRequest = (path: string) => fake.requests.filter((r) => r.path === path).at(-1);
+/** The label purchases made (POST /transactions), not the lookups. */
+const purchases = () => fake.requests.filter((r) => r.path === '/transactions' && r.method === 'POST');
 
+let orders = 0;
+/** A label request for a new order each time (the fake remembers every label bought, as Shippo does). */
 async function chosenRate(service = 'Ground Advantage'): Promise<LabelRequest> {
   const rate = (await shippo().rates({ from: WAREHOUSE, to, parcel })).find((r) => r.service === service);
   if (!rate) throw new Error(`no ${service} rate`);
-  return { from: WAREHOUSE, to, parcel, rate, orderNumber: 'ORD-7F3A2C' };
+  orders += 1;
+  return { from: WAREHOUSE, to, parcel, rate, orderNumber: `ORD-7F3A${String(orders).padStart(2, '0')}` };
 }
 
 describe('Shippo adapter: rates (shipments.create) against a fake speaking Shippo', () => {
@@ -160,7 +165,7 @@ describe('Shippo adapter: labels (transactions.create) against a fake speaking S
       rate: request.rate.id,
       label_file_type: 'PDF_4x6',
       async: false,
-      metadata: 'Order ORD-7F3A2C',
+      metadata: `Order ${request.orderNumber}`,
     });
     const bought = fake.labels.at(-1);
     expect(label).toEqual({
@@ -182,7 +187,7 @@ describe('Shippo adapter: labels (transactions.create) against a fake speaking S
     ]);
     const label = await shippo().buyLabel(request);
 
-    const transactions = fake.requests.filter((r) => r.path === '/transactions');
+    const transactions = purchases();
     expect(transactions).toHaveLength(2);
     expect(label.rateId).not.toBe(request.rate.id);
     expect(transactions[1]?.body).toMatchObject({ rate: label.rateId, label_file_type: 'PDF_4x6', async: false });
@@ -218,7 +223,32 @@ describe('Shippo adapter: labels (transactions.create) against a fake speaking S
     await expect(shippo().buyLabel(request)).rejects.toThrow(
       'Shippo refused the label purchase (HTTP 500): Internal server error.',
     );
-    expect(fake.requests.filter((r) => r.path === '/transactions')).toHaveLength(1);
+    expect(purchases()).toHaveLength(1);
+    expect(fake.labels).toHaveLength(before);
+  });
+
+  it('finds the label a timed-out purchase bought, instead of buying it twice', async () => {
+    const request = await chosenRate();
+    fake.buyButLoseAnswer();
+    await expect(shippo().buyLabel(request)).rejects.toThrow('Shippo refused the label purchase (HTTP 504): Gateway timeout.');
+    const bought = fake.labels.at(-1);
+
+    // The outbox retries: the adapter asks Shippo what it bought for this order before buying.
+    const label = await shippo().buyLabel(request);
+    expect(lastRequest('/transactions')).toMatchObject({ method: 'GET' });
+    expect(purchases()).toHaveLength(1);
+    expect(label).toMatchObject({ trackingNumber: bought?.trackingNumber, rateId: request.rate.id, amountCents: 829 });
+    // Another order's retry finds nothing of its own and buys its label.
+    await shippo().buyLabel({ ...(await chosenRate()), orderNumber: 'ORD-000001' });
+    expect(purchases()).toHaveLength(2);
+  });
+
+  it('buys nothing when it cannot ask what was bought before', async () => {
+    const request = await chosenRate();
+    const before = fake.labels.length;
+    fake.failNext('/transactions', 503, { detail: 'Service temporarily unavailable.' }, 'GET');
+    await expect(shippo().buyLabel(request)).rejects.toThrow('Shippo refused the label lookup (HTTP 503)');
+    expect(purchases()).toHaveLength(0);
     expect(fake.labels).toHaveLength(before);
   });
 });

@@ -6,9 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { quoteRates } from '@/features/checkout/checkout.server';
-import { createShipment } from '@/features/checkout/fulfilment.server';
+import { createShipment, labelJob, orderEmailJob } from '@/features/checkout/fulfilment.server';
 import { recordOrder, startCheckout } from '@/features/checkout/order.server';
+import { orderByToken } from '@/features/checkout/order-page.server';
 import { handlePaymentEvent, reconcilePayments } from '@/features/checkout/payment-events.server';
+import { orderNumber } from '@/features/orders/orders';
+import type { MailMessage } from '@/server/mail/mail.port';
+import { JOBS } from '@/server/outbox/jobs.server';
 import type { PaymentIntentStatus, PaymentsPort } from '@/server/payments/payments.port';
 import { createTestProcessor, signTestWebhook } from '@/server/payments/test-processor.server';
 import { createRateTableShipping } from '@/server/shipping/rate-table.server';
@@ -257,5 +261,53 @@ describe(`recording an order on ${TEST_DATABASE_KIND}`, () => {
       [`label:${orderId}`],
     );
     expect(job?.done).toBe(true);
+  });
+
+  it('sends the shopper and the shop their e-mails: items, totals, address, the order page’s link, tracking once known', async () => {
+    const { payments, started } = await pricedCheckout();
+    await payments.confirm(started.clientSecret, card);
+    const recorded = await recordOrder(db, payments, started.paymentIntentId);
+    if (!recorded.ok) throw new Error(recorded.message);
+    const orderId = recorded.order.id;
+    const sent: MailMessage[] = [];
+    const deps = { db, publicOrigin: 'https://shop.example', shopEmail: 'orders@shop.example' };
+    const emailJob = orderEmailJob({ ...deps, mail: { name: 'capture', send: async (m) => void sent.push(m) } });
+    const payload = async (audience: 'customer' | 'shop') => {
+      const [row] = await db.query<{ payload: unknown }>(`select payload from public.outbox where dedupe_key = $1`, [
+        `mail:${audience}:${orderId}`,
+      ]);
+      return JOBS['order-email'].parse(typeof row?.payload === 'string' ? JSON.parse(row.payload) : row?.payload);
+    };
+
+    // Before the label: no tracking number yet.
+    await emailJob(await payload('customer'));
+    const early = sent.pop();
+    expect(early?.subject).toBe(`Your Aurelia order ${orderNumber(orderId)}`);
+    expect(early?.text).not.toMatch(/Tracking number/);
+    expect(early?.text).toContain('Your tracking number will appear on your order page');
+
+    await labelJob({ ...deps, shipping: createRateTableShipping() })({ orderId });
+    await emailJob(await payload('customer'));
+    await emailJob(await payload('shop'));
+    const [customer, shop] = sent;
+    expect(customer?.to).toBe('grace@example.com');
+    expect(shop).toMatchObject({ to: 'orders@shop.example', subject: `New order ${orderNumber(orderId)}: $130.35` });
+    for (const mail of [customer, shop]) {
+      for (const part of [mail?.text, mail?.html]) {
+        expect(part).toContain('Clinical Scrubs');
+        expect(part).toContain('$130.35');
+        expect(part).toContain('12 Bull St');
+        expect(part).toMatch(/TEST\d{18}/);
+      }
+      expect(mail?.text).toContain('2 × Clinical Scrubs (powder-blue, M): $90.00');
+      expect(mail?.text).toContain('Shipping (Standard Shipping): $16.00');
+    }
+    expect(shop?.text).toContain('Grace Hopper <grace@example.com>');
+
+    // Both link to the order page, which the link's token opens without an account.
+    const token = /https:\/\/shop\.example\/order\?token=([\w%-]+)/.exec(customer?.text ?? '')?.[1] ?? '';
+    expect(shop?.text).toContain(`https://shop.example/order?token=${token}`);
+    expect(customer?.html).toContain(`href="https://shop.example/order?token=${token}"`);
+    expect((await orderByToken(db, decodeURIComponent(token)))?.id).toBe(orderId);
   });
 });

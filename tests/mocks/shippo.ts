@@ -1,6 +1,6 @@
-// A local stand-in for Shippo's API (version 2018-02-08) that speaks its wire format for the two calls the shipping
-// adapter makes: POST /shipments (rates, async false) and POST /transactions (label purchase, async false). Creates
-// answer HTTP 201 with every field the SDK's zod schemas require, so the real SDK parses them as it would Shippo's.
+// A local stand-in for Shippo's API (version 2018-02-08) that speaks its wire format for the calls the shipping
+// adapter makes: POST /shipments (rates, async false), POST /transactions (label purchase, async false) and
+// GET /transactions (the labels bought, to find one whose answer was lost). Creates answer HTTP 201 with every field the SDK's zod schemas require, so the real SDK parses them as it would Shippo's.
 import { randomBytes, randomInt } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -33,8 +33,10 @@ export interface FakeShippo {
   requests: RecordedRequest[];
   /** Replaces the service levels offered from the next shipment on. */
   offer(services: readonly FakeService[]): void;
-  /** The next request to the path is answered with this status and JSON body instead. */
-  failNext(path: '/shipments' | '/transactions', status: number, body?: unknown): void;
+  /** The next request to the path (POST unless `method` says otherwise) is answered with this status and JSON body instead. */
+  failNext(path: '/shipments' | '/transactions', status: number, body?: unknown, method?: 'GET' | 'POST'): void;
+  /** The next label purchase is made, but its answer is lost: the client gets a 504, as after a gateway timeout. */
+  buyButLoseAnswer(): void;
   /** Every rate issued so far expires: buying one answers status ERROR, as Shippo does for a stale rate. */
   expireRates(): void;
   /** Labels bought, in order. */
@@ -147,6 +149,9 @@ export async function startFakeShippo(): Promise<FakeShippo> {
   const labels: FakeShippo['labels'] = [];
   const rates = new Map<string, IssuedRate>();
   const failures = new Map<string, { status: number; body: unknown }>();
+  /** Every transaction created, newest first, as GET /transactions lists them. */
+  const transactions: Record<string, unknown>[] = [];
+  let loseNextAnswer = false;
   let services: readonly FakeService[] = DEFAULT_SERVICES;
 
   function createShipment(body: unknown) {
@@ -242,7 +247,7 @@ export async function startFakeShippo(): Promise<FakeShippo> {
     }
     const trackingNumber = `9400${String(randomInt(10 ** 9)).padStart(9, '0')}${String(randomInt(10 ** 9)).padStart(9, '0')}`;
     labels.push({ transactionId, rateId: rate.id, trackingNumber });
-    return {
+    const transaction = {
       ...common,
       object_state: 'VALID',
       status: 'SUCCESS',
@@ -255,10 +260,28 @@ export async function startFakeShippo(): Promise<FakeShippo> {
       eta: null,
       messages: [],
     };
+    transactions.unshift(transaction);
+    return transaction;
+  }
+
+  /** GET /transactions: filtered by object_status and rate, `results` per page (at most 100), newest first. */
+  function listTransactions(query: URLSearchParams) {
+    const status = query.get('object_status');
+    const rate = query.get('rate');
+    const results = Math.min(100, Number(query.get('results') ?? 25));
+    const page = Number(query.get('page') ?? 1);
+    const matching = transactions.filter((t) => (!status || t.status === status) && (!rate || t.rate === rate));
+    const start = (page - 1) * results;
+    return {
+      next: start + results < matching.length ? `${url}/transactions?page=${page + 1}&results=${results}` : null,
+      previous: page > 1 ? `${url}/transactions?page=${page - 1}&results=${results}` : null,
+      results: matching.slice(start, start + results),
+    };
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
-    const path = new URL(req.url ?? '/', 'http://fake').pathname.replace(/\/+$/, '') || '/';
+    const address = new URL(req.url ?? '/', 'http://fake');
+    const path = address.pathname.replace(/\/+$/, '') || '/';
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'Content-Type': 'application/json', 'Shippo-Api-Version': API_VERSION }).end(JSON.stringify(body));
     };
@@ -266,13 +289,19 @@ export async function startFakeShippo(): Promise<FakeShippo> {
       const body = req.method === 'POST' ? await readJson(req) : undefined;
       requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
       if (req.headers.authorization !== `ShippoToken ${apiKey}`) throw new HttpError(401, { detail: 'Invalid token.' });
-      const failure = failures.get(path);
+      const failure = failures.get(`${req.method} ${path}`);
       if (failure) {
-        failures.delete(path);
+        failures.delete(`${req.method} ${path}`);
         throw new HttpError(failure.status, failure.body);
       }
       if (req.method === 'POST' && path === '/shipments') return send(201, createShipment(body));
-      if (req.method === 'POST' && path === '/transactions') return send(201, createTransaction(body));
+      if (req.method === 'POST' && path === '/transactions') {
+        const created = createTransaction(body);
+        if (!loseNextAnswer) return send(201, created);
+        loseNextAnswer = false;
+        throw new HttpError(504, { detail: 'Gateway timeout.' });
+      }
+      if (req.method === 'GET' && path === '/transactions') return send(200, listTransactions(address.searchParams));
       throw new HttpError(404, { detail: 'Not found.' });
     } catch (error) {
       if (error instanceof HttpError) return send(error.status, error.body);
@@ -283,17 +312,21 @@ export async function startFakeShippo(): Promise<FakeShippo> {
   const server = createServer((req, res) => void handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     apiKey,
     requests,
     labels,
     offer(next) {
       services = next;
     },
-    failNext(path, status, body = { detail: `Fake failure ${status}` }) {
-      failures.set(path, { status, body });
+    failNext(path, status, body = { detail: `Fake failure ${status}` }, method = 'POST') {
+      failures.set(`${method} ${path}`, { status, body });
+    },
+    buyButLoseAnswer() {
+      loseNextAnswer = true;
     },
     expireRates() {
       for (const rate of rates.values()) rate.expired = true;

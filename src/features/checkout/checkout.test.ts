@@ -6,7 +6,7 @@ import {
   EMPTY_ADDRESS,
   FALLBACK_RATE_ID,
   fallbackRate,
-  orderNumber,
+  toastOrderId,
 } from './checkout';
 
 const filled = {
@@ -50,7 +50,7 @@ describe('messages and numbers', () => {
   });
 
   it('numbers an order in its toast by the first 8 characters of its id', () => {
-    expect(orderNumber('3f2a9c1e-7b4d-4e8a-9f00-123456789abc')).toBe('3f2a9c1e');
+    expect(toastOrderId('3f2a9c1e-7b4d-4e8a-9f00-123456789abc')).toBe('3f2a9c1e');
   });
 
   it('falls back to Standard Shipping priced by the spec’s rule', () => {

@@ -28,8 +28,10 @@ export const CHECKOUT_MESSAGES = {
   paymentProcessingFailed: 'Payment processing failed. Please try again.',
   apiError: (status: number) => `API Error: ${status}`,
   orderFailed: 'Order submission failed',
-  orderPlaced: (orderId: string) => `Order ${orderNumber(orderId)} placed! Thank you.`,
+  orderPlaced: (orderId: string) => `Order ${toastOrderId(orderId)} placed! Thank you.`,
   savingOrder: 'Saving your order…',
+  paymentPending:
+    'Your payment is being processed. Your order is recorded as soon as it completes, and its confirmation e-mail will follow.',
   cancelledWhileSaving: 'Your payment went through, so your order is still being recorded. Its confirmation e-mail will follow.',
 } as const;
 
@@ -54,8 +56,11 @@ export function addressErrors(fields: AddressFields): Partial<Record<keyof Addre
   return errors;
 }
 
-/** The order number in the success toast: the first 8 characters of the order's id (spec section 9). */
-export function orderNumber(orderId: string): string {
+/**
+ * The order's id as the success toast shows it: its first 8 characters (spec section 9). Everywhere else (history,
+ * order page, e-mails, label) the order number is `orderNumber` from features/orders: 'ORD-' and the last 6, uppercased.
+ */
+export function toastOrderId(orderId: string): string {
   return orderId.slice(0, 8);
 }
 

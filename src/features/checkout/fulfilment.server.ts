@@ -1,17 +1,17 @@
 import { type Database, jsonColumn } from '@/server/db/database.server';
 import { asService } from '@/server/db/roles.server';
-import { escapeHtml } from '@/server/mail/escape.server';
-import type { MailMessage, MailPort } from '@/server/mail/mail.port';
+import type { MailPort } from '@/server/mail/mail.port';
 import { type Address, type ShippingPort, shopParcel, WAREHOUSE } from '@/server/shipping/shipping.port';
-import { formatPrice } from '../catalog/catalog';
+import { orderNumber } from '../orders/orders';
 import type { CheckoutRate } from './checkout';
-import { orderNumber } from './checkout';
+import type { OrderEmailData } from './emails/order-emails.server';
 
 // What happens after an order is recorded, as outbox jobs (decision 004): each runs after the order's transaction
 // committed, is retried with backoff when it fails, and never touches the order's money.
 
 interface OrderForJobs {
   id: string;
+  created_at: Date | string;
   customer_email: string;
   customer_name: string;
   subtotal_cents: number;
@@ -23,6 +23,8 @@ interface OrderForJobs {
   tracking_number: string | null;
   tracking_url: string | null;
   label_url: string | null;
+  /** YYYY-MM-DD, or null when the rate promised no day. */
+  estimated_delivery: string | null;
   items: {
     product_name: string;
     quantity: number;
@@ -35,8 +37,9 @@ interface OrderForJobs {
 async function loadOrder(db: Database, orderId: string): Promise<OrderForJobs> {
   const [order] = await asService(db, (tx) =>
     tx.query<OrderForJobs>(
-      `select o.id, o.customer_email, o.customer_name, o.subtotal_cents, o.shipping_cents, o.tax_cents, o.total_cents,
-              o.shipping_address, o.shipping_method, o.tracking_number, o.tracking_url, o.label_url,
+      `select o.id, o.created_at, o.customer_email, o.customer_name, o.subtotal_cents, o.shipping_cents, o.tax_cents,
+              o.total_cents, o.shipping_address, o.shipping_method, o.tracking_number, o.tracking_url, o.label_url,
+              o.estimated_delivery::text as estimated_delivery,
               coalesce((select json_agg(json_build_object('product_name', i.product_name, 'quantity', i.quantity,
                           'price_cents', i.price_cents, 'selected_color', i.selected_color, 'selected_size', i.selected_size)
                         order by i.id) from public.order_items i where i.order_id = o.id), '[]'::json) as items
@@ -99,49 +102,42 @@ async function orderWeight(db: Database, orderId: string): Promise<number> {
   return row.weight;
 }
 
-/** The order e-mail for the shopper or for the shop: items, totals, address, and tracking when known. */
-export function orderEmail(order: OrderForJobs, audience: 'customer' | 'shop', to: string, link: string): MailMessage {
-  const number = orderNumber(order.id);
+/** The order as its e-mails show it: the stored snapshot, with a tracking link only when it is a web page. */
+function orderEmailData(order: OrderForJobs): OrderEmailData {
   const a = order.shipping_address;
-  const variant = (i: OrderForJobs['items'][number]) => [i.selected_color, i.selected_size].filter(Boolean).join(', ');
-  const itemLines = order.items.map(
-    (i) => `${i.quantity} × ${i.product_name}${variant(i) ? ` (${variant(i)})` : ''}: ${formatPrice(i.price_cents * i.quantity)}`,
-  );
-  const totals = [
-    `Subtotal: ${formatPrice(order.subtotal_cents)}`,
-    `Shipping (${order.shipping_method.service}): ${order.shipping_cents === 0 ? 'Free' : formatPrice(order.shipping_cents)}`,
-    `Tax: ${formatPrice(order.tax_cents)}`,
-    `Total: ${formatPrice(order.total_cents)}`,
-  ];
-  const address = [a.name, a.street1 ?? a.address ?? '', `${a.city}, ${a.state} ${a.zip ?? a.zipCode ?? ''}`, 'United States'];
-  const tracking = order.tracking_number ? [`Tracking number: ${order.tracking_number}`] : [];
-  const greeting =
-    audience === 'customer'
-      ? [`Thank you for your order, ${order.customer_name}.`, `Your order ${number} is being prepared.`]
-      : [`New order ${number} from ${order.customer_name} <${order.customer_email}>.`];
-  const subject =
-    audience === 'customer' ? `Your Aurelia order ${number}` : `New order ${number}: ${formatPrice(order.total_cents)}`;
-  const sections: [string, string[]][] = [
-    ['Items', itemLines],
-    ['Totals', totals],
-    ['Ships to', address],
-    ...(tracking.length ? ([['Tracking', tracking]] as [string, string[]][]) : []),
-  ];
-  const text = [
-    ...greeting,
-    ...sections.map(([title, lines]) => `${title}\n${lines.join('\n')}`),
-    `${audience === 'customer' ? 'See your order' : 'Open the order'}: ${link}`,
-    'Aurelia',
-  ].join('\n\n');
-  const html = `<!doctype html><html><body style="font-family:Georgia,serif;color:#2b2420;max-width:560px">
-${greeting.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n')}
-${sections.map(([title, lines]) => `<h2 style="font-size:16px;margin:20px 0 6px">${escapeHtml(title)}</h2>\n${lines.map((l) => `<div>${escapeHtml(l)}</div>`).join('\n')}`).join('\n')}
-<p style="margin-top:24px"><a href="${escapeHtml(link)}" style="display:inline-block;background:#2b2420;color:#fff;padding:12px 20px;border-radius:999px;text-decoration:none">${audience === 'customer' ? 'See your order' : 'Open the order'}</a></p>
-<p>Aurelia</p></body></html>`;
-  return { to, subject, text, html };
+  return {
+    id: order.id,
+    placedAt: order.created_at instanceof Date ? order.created_at.toISOString() : String(order.created_at),
+    customerName: order.customer_name,
+    customerEmail: order.customer_email,
+    items: order.items.map((i) => ({
+      name: i.product_name,
+      color: i.selected_color,
+      size: i.selected_size,
+      quantity: i.quantity,
+      priceCents: i.price_cents,
+    })),
+    subtotalCents: order.subtotal_cents,
+    shippingCents: order.shipping_cents,
+    taxCents: order.tax_cents,
+    totalCents: order.total_cents,
+    address: { name: a.name, street1: a.street1 ?? a.address ?? '', city: a.city, state: a.state, zip: a.zip ?? a.zipCode ?? '' },
+    shippingService: order.shipping_method.service,
+    estimatedDelivery: order.estimated_delivery,
+    tracking: order.tracking_number
+      ? {
+          number: order.tracking_number,
+          url: order.tracking_url && /^https?:\/\//.test(order.tracking_url) ? order.tracking_url : null,
+        }
+      : null,
+  };
 }
 
-/** The 'order-email' job: the confirmation to the shopper, or the notice to the shop (SHOP_ADMIN_EMAIL). */
+/**
+ * The 'order-email' job: the confirmation to the shopper, or the notice to the shop (SHOP_ADMIN_EMAIL). Both link to
+ * the order page the job's token opens; a job queued without one (before the shop's notice carried it) links the
+ * shopper to their order history and gives the shop the order id instead.
+ */
 export function orderEmailJob(deps: { db: Database; mail: MailPort; publicOrigin: string; shopEmail: string }) {
   return async ({
     orderId,
@@ -153,12 +149,15 @@ export function orderEmailJob(deps: { db: Database; mail: MailPort; publicOrigin
     accessToken?: string | undefined;
   }) => {
     const order = await loadOrder(deps.db, orderId);
-    const link =
-      audience === 'customer' && accessToken
-        ? `${deps.publicOrigin}/order?token=${encodeURIComponent(accessToken)}`
-        : `${deps.publicOrigin}/orders`;
+    const link = accessToken
+      ? `${deps.publicOrigin}/order?token=${encodeURIComponent(accessToken)}`
+      : audience === 'customer'
+        ? `${deps.publicOrigin}/orders`
+        : null;
     const to = audience === 'customer' ? order.customer_email : deps.shopEmail;
-    await deps.mail.send(orderEmail(order, audience, to, link));
+    // Loaded on the first e-mail, not when the server starts: the templates are only needed by this job.
+    const { renderOrderEmail } = await import('./emails/order-emails.server');
+    await deps.mail.send(await renderOrderEmail(orderEmailData(order), audience, to, link));
   };
 }
 

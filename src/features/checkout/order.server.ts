@@ -296,11 +296,12 @@ async function insertOrder(tx: Sql, checkout: CheckoutRow, paymentIntentId: stri
       [checkout.user_id, JSON.stringify(bought)],
     );
   }
-  // The confirmation e-mail carries the only copy of the order page's token; the order keeps its hash.
+  // The two e-mails carry the only copies of the order page's token (the shop opens the same page); the order keeps
+  // its hash.
   const accessToken = newToken();
   await tx.query(`update public.orders set access_token_hash = $2 where id = $1`, [inserted.id, tokenHash(accessToken)]);
   await queueJob(tx, 'order-label', { orderId: inserted.id }, `label:${inserted.id}`);
   await queueJob(tx, 'order-email', { orderId: inserted.id, audience: 'customer', accessToken }, `mail:customer:${inserted.id}`);
-  await queueJob(tx, 'order-email', { orderId: inserted.id, audience: 'shop' }, `mail:shop:${inserted.id}`);
+  await queueJob(tx, 'order-email', { orderId: inserted.id, audience: 'shop', accessToken }, `mail:shop:${inserted.id}`);
   return { id: inserted.id, created: true };
 }

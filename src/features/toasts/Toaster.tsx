@@ -9,7 +9,8 @@ import './toasts.css';
  * Our own rather than a library's: it injects no <style> at run time, so the Content-Security-Policy holds.
  */
 export default function Toaster() {
-  const toasts = useStore($toasts);
+  // Hydration renders no toast, as the build did; one raised before this island woke up appears right after.
+  const toasts = useStore($toasts, { ssr: 'initial' });
   return (
     <section className="toaster" aria-label="Notifications">
       <ol>

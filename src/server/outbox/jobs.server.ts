@@ -12,7 +12,7 @@ export const JOBS = {
   email: mailMessageSchema,
   /** Buys a paid order's shipping label and stores its tracking number (once per order). */
   'order-label': z.object({ orderId: z.uuid() }),
-  /** The order's confirmation to the shopper (with the order page's token) or its notice to the shop. */
+  /** The order's confirmation to the shopper or its notice to the shop, each with the order page's token. */
   'order-email': z.object({
     orderId: z.uuid(),
     audience: z.enum(['customer', 'shop']),

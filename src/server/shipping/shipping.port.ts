@@ -107,7 +107,10 @@ export interface ShippingPort {
   readonly name: string;
   /** The ways to ship this parcel, cheapest first; [] when no carrier serves the address. Rejects with an Error whose message can be shown. */
   rates(request: RatesRequest): Promise<ShippingRate[]>;
-  /** Buys the label for a paid order. Not idempotent: the caller (the outbox) records the result and buys once. */
+  /**
+   * Buys the label for a paid order. The caller (the outbox) records the result and buys once; an adapter whose
+   * purchase can be lost in transit (Shippo) also finds a label an earlier attempt bought for the order number.
+   */
   buyLabel(request: LabelRequest): Promise<Label>;
 }
 

@@ -159,12 +159,14 @@ export function createShippoShipping({ apiKey, serverURL, timeoutMs = TIMEOUT_MS
     );
   }
 
+  const reference = (orderNumber: string) => `Order ${orderNumber}`.slice(0, 100);
+
   async function buy(rateId: string, orderNumber: string): Promise<Transaction> {
     const transaction = await client.transactions.create({
       rate: rateId,
       labelFileType: 'PDF_4x6',
       async: false,
-      metadata: `Order ${orderNumber}`.slice(0, 100),
+      metadata: reference(orderNumber),
     });
     if (transaction.status !== 'SUCCESS') {
       throw new LabelRefused(messageTexts(transaction.messages) || `transaction ${transaction.status ?? 'without status'}`);
@@ -185,10 +187,32 @@ export function createShippoShipping({ apiKey, serverURL, timeoutMs = TIMEOUT_MS
     };
   }
 
+  /**
+   * The label an earlier attempt bought for this order, found by the reference it was bought with. A purchase whose
+   * answer was lost (a timeout, a 5xx) may have gone through; the retry must find it rather than pay again. Shippo
+   * lists newest first, and the outbox retries within the hour, so the last 100 labels are enough to look through.
+   * When the list itself fails, nothing is bought: the caller retries later.
+   */
+  async function boughtBefore(orderNumber: string): Promise<Transaction | null> {
+    let page: Awaited<ReturnType<typeof client.transactions.list>>;
+    try {
+      page = await client.transactions.list({ objectStatus: 'SUCCESS', results: 100 });
+    } catch (error) {
+      throw explain('label lookup', error);
+    }
+    return (page.results ?? []).find((t) => t.metadata === reference(orderNumber)) ?? null;
+  }
+
   return {
     name: testMode ? 'Shippo (test token)' : 'Shippo',
     rates,
     async buyLabel(request: LabelRequest): Promise<Label> {
+      const earlier = await boughtBefore(request.orderNumber);
+      if (earlier) {
+        const rateId = typeof earlier.rate === 'string' ? earlier.rate : (earlier.rate?.objectId ?? request.rate.id);
+        // Bought for the chosen rate, or (rarely) for a re-quote of it whose price this list does not carry.
+        return toLabel(earlier, { id: rateId, amountCents: request.rate.amountCents });
+      }
       let firstFailure: unknown;
       try {
         return toLabel(await buy(request.rate.id, request.orderNumber), request.rate);
