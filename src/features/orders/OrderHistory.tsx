@@ -188,10 +188,13 @@ function OrderCard({ order }: { order: Order }) {
         </p>
       </div>
       <div className="order-actions">
-        {order.trackingUrl && (
+        {order.trackingUrl ? (
           <a href={order.trackingUrl} rel="noopener noreferrer" target="_blank">
             Track parcel{order.trackingNumber ? ` ${order.trackingNumber}` : ''}
           </a>
+        ) : (
+          // A label without a carrier's tracking page (the embedded rate table's test labels): the number alone.
+          order.trackingNumber && <span className="order-tracking">Tracking number {order.trackingNumber}</span>
         )}
         <button type="button" className="btn btn-outline" onClick={reorder}>
           Reorder
