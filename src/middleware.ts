@@ -1,10 +1,7 @@
 import { defineMiddleware } from 'astro:middleware';
-import { problem, sameOrigin } from '@/server/http.server';
+import { needsOriginCheck, problem, sameOrigin } from '@/server/http.server';
 import { getServices } from '@/server/services.server';
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-/** Called by the payment processor's servers, not our pages: it verifies a signature on the raw body instead. */
-const SIGNED_WEBHOOKS = new Set(['/api/stripe-webhook']);
 const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];
 
 /**
@@ -18,14 +15,15 @@ function ownOrigins(publicOrigin: string): string[] {
 }
 
 /**
- * Guards the on-demand routes: state-changing /api requests must come from our own pages, and text PostgreSQL cannot
- * store never gets as far as a query. Security headers are added by the server in front (scripts/serve.mjs), which
+ * Guards the on-demand routes: state-changing /api requests must come from our own pages (save the exceptions
+ * `needsOriginCheck` names: the signed webhook, bearer-authenticated calls), and text PostgreSQL cannot store never
+ * gets as far as a query. Security headers are added by the server in front (scripts/serve.mjs), which
  * also answers for the pre-rendered pages.
  */
 export const onRequest = defineMiddleware(async ({ request, url }, next) => {
   if (!url.pathname.startsWith('/api/')) return next();
   if (/%00/.test(request.url)) return problem(400, 'invalid_text', 'The address contains a NUL character.');
-  if (!SAFE_METHODS.has(request.method) && !SIGNED_WEBHOOKS.has(url.pathname)) {
+  if (needsOriginCheck(request, url.pathname)) {
     const { config } = await getServices();
     if (!sameOrigin(request, ownOrigins(config.publicOrigin)))
       return problem(403, 'forbidden_origin', 'This request must come from the shop’s own pages.');

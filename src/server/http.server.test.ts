@@ -1,7 +1,16 @@
 import type { AstroCookies } from 'astro';
 import { z } from 'astro/zod';
 import { describe, expect, it, vi } from 'vitest';
-import { BODY_TIMEOUT_MS, clientAddressFrom, cookieJar, MAX_BODY_BYTES, readJson } from './http.server';
+import {
+  BODY_TIMEOUT_MS,
+  bearerToken,
+  clientAddressFrom,
+  cookieJar,
+  MAX_BEARER_LENGTH,
+  MAX_BODY_BYTES,
+  needsOriginCheck,
+  readJson,
+} from './http.server';
 
 const schema = z.object({ name: z.string(), tags: z.array(z.string()).optional() });
 
@@ -146,5 +155,86 @@ describe('cookieJar', () => {
     const jar = cookieJar(request, answer().cookies);
     jar.set('aurelia_session', '', { maxAge: 0 });
     expect(jar.getAll()).toEqual([]);
+  });
+});
+
+describe('needsOriginCheck (CSRF)', () => {
+  const request = (method: string, headers: Record<string, string> = {}) =>
+    new Request('http://shop.test/api/x', { method, headers });
+  const bearer = { authorization: 'Bearer abc' };
+
+  it('checks every state-changing /api request, cookie-authenticated calls to the bearer endpoints included', () => {
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+      expect(needsOriginCheck(request(method), '/api/cart'), method).toBe(true);
+    }
+    expect(needsOriginCheck(request('POST', { cookie: 'aurelia_session=x' }), '/api/newsletter-subscribe')).toBe(true);
+    expect(needsOriginCheck(request('POST', { cookie: 'theme=dark' }), '/api/newsletter-subscribe')).toBe(true);
+  });
+
+  it('lets through safe methods, the signed webhook, and a bearer endpoint’s call with a token or without cookies', () => {
+    for (const method of ['GET', 'HEAD', 'OPTIONS']) expect(needsOriginCheck(request(method), '/api/cart'), method).toBe(false);
+    expect(needsOriginCheck(request('POST'), '/api/stripe-webhook')).toBe(false);
+    expect(needsOriginCheck(request('POST', bearer), '/api/newsletter-subscribe')).toBe(false);
+    // The bearer wins: the endpoint reads no cookie, so one beside it changes nothing.
+    expect(needsOriginCheck(request('POST', { ...bearer, cookie: 'aurelia_session=x' }), '/api/newsletter-subscribe')).toBe(
+      false,
+    );
+    // Even an empty or malformed header: the endpoint then answers 401 and reads no cookie.
+    expect(needsOriginCheck(request('POST', { authorization: '' }), '/api/newsletter-subscribe')).toBe(false);
+    // No credential at all: nothing to forge, and a client that forgot its token hears 401 from the endpoint.
+    expect(needsOriginCheck(request('POST'), '/api/newsletter-subscribe')).toBe(false);
+  });
+
+  it('excuses no other endpoint, nor another spelling of a bearer one, with or without a token or cookies', () => {
+    for (const path of [
+      '/api/newsletter',
+      '/api/cart',
+      '/api/auth/logout',
+      '/api/newsletter-subscribe/',
+      '/api/Newsletter-Subscribe',
+    ]) {
+      expect(needsOriginCheck(request('POST', bearer), path), path).toBe(true);
+      expect(needsOriginCheck(request('POST'), path), path).toBe(true);
+    }
+  });
+});
+
+describe('bearerToken', () => {
+  const withAuth = (authorization?: string) =>
+    new Request('http://shop.test/api/x', { headers: authorization === undefined ? {} : { authorization } });
+
+  it('is null without an Authorization header', () => {
+    expect(bearerToken(withAuth())).toBeNull();
+  });
+
+  it('reads RFC 6750 tokens: the built-in session token, a JWT, padding, any case of the scheme', () => {
+    const jwt = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl';
+    for (const [header, token] of [
+      ['Bearer Xy_-9aZ', 'Xy_-9aZ'],
+      [`Bearer ${jwt}`, jwt],
+      ['bearer abc+/==', 'abc+/=='],
+      ['BEARER  a.b~c', 'a.b~c'],
+    ]) {
+      expect(bearerToken(withAuth(header)), header).toEqual({ token });
+    }
+    expect(bearerToken(withAuth(`Bearer ${'a'.repeat(MAX_BEARER_LENGTH)}`))).toEqual({ token: 'a'.repeat(MAX_BEARER_LENGTH) });
+  });
+
+  it('calls everything else malformed', () => {
+    for (const header of [
+      '',
+      'Bearer',
+      'Bearer ',
+      'Basic dXNlcjpwYXNz',
+      'Bearertoken',
+      'Bearer a b',
+      'Bearer "abc"',
+      'Bearer a=b',
+      'Bearer abc, Bearer def',
+      'Bearer tök',
+      `Bearer ${'a'.repeat(MAX_BEARER_LENGTH + 1)}`,
+    ]) {
+      expect(bearerToken(withAuth(header)), header).toBe('malformed');
+    }
   });
 });

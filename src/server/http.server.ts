@@ -214,3 +214,44 @@ export function sameOrigin(request: Request, allowed: readonly string[]): boolea
   if (request.headers.get('sec-fetch-site') === 'cross-site') return false;
   return allowed.includes(origin);
 }
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Called by the payment processor's servers, not our pages: it verifies a signature on the raw body instead. */
+const SIGNED_WEBHOOKS = new Set(['/api/stripe-webhook']);
+/**
+ * Endpoints that clients other than our pages may call with `Authorization: Bearer <token>` (the spec's newsletter
+ * calls, section 7). Exact paths: any other spelling gets the Origin check.
+ */
+export const BEARER_ENDPOINTS: ReadonlySet<string> = new Set(['/api/newsletter-status', '/api/newsletter-subscribe']);
+
+/**
+ * Whether a request to `pathname` must pass the Origin check before it may change anything (CSRF). Exempt are safe
+ * methods, the signed webhook, and a request to a bearer endpoint that carries an Authorization header or no cookie
+ * at all. A page on another site cannot make a browser send that header (it is not CORS-safelisted and we answer no
+ * preflight), those endpoints then read no cookie (see `requireCaller`), and a request without cookies has none to
+ * read: such a request has no ambient credential to ride on, so a client that is not a browser (and sends no Origin)
+ * gets the endpoint's own answer, 401 when it forgot its token. A call with cookies and no Authorization is checked
+ * like any other.
+ */
+export function needsOriginCheck(request: Request, pathname: string): boolean {
+  if (SAFE_METHODS.has(request.method) || SIGNED_WEBHOOKS.has(pathname)) return false;
+  if (!BEARER_ENDPOINTS.has(pathname)) return true;
+  return !request.headers.has('authorization') && request.headers.has('cookie');
+}
+
+/** The longest bearer token read: a Supabase access token with generous user metadata fits many times over. */
+export const MAX_BEARER_LENGTH = 8192;
+/** RFC 6750's b64token: the only characters a bearer token may have. */
+const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*)$/i;
+
+/**
+ * The request's `Authorization` credential: null when it sends no such header; `{token}` for `Bearer <token>`;
+ * 'malformed' for anything else (another scheme, no token, two headers, characters RFC 6750 does not allow, longer than
+ * MAX_BEARER_LENGTH). A malformed header is a failed authentication, never a reason to read the cookies instead.
+ */
+export function bearerToken(request: Request): { token: string } | 'malformed' | null {
+  if (!request.headers.has('authorization')) return null;
+  // Linear in the header's length (Node caps all headers at 16 KiB anyway).
+  const token = BEARER.exec(request.headers.get('authorization') ?? '')?.[1];
+  return token && token.length <= MAX_BEARER_LENGTH ? { token } : 'malformed';
+}

@@ -105,9 +105,16 @@ async function start(): Promise<Services> {
 
   const where = config.database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.database.dir}`;
   console.log(
-    `[aurelia] database: ${where} · accounts: ${auth.name} · e-mail: ${devMailbox ? `dev mailbox at ${devMailbox}/` : 'AWS SES'} · shipping: ${shipping.name} · payments: ${payments.name === 'stripe' ? 'Stripe' : 'test processor (TEST MODE cards)'}`,
+    `[aurelia] database: ${where} · accounts: ${auth.name} · e-mail: ${devMailbox ? `dev mailbox at ${devMailbox}/` : 'AWS SES'} · shipping: ${shipping.name} · payments: ${payments.name === 'stripe' ? stripeName(config.payments) : 'test processor (TEST MODE cards)'}`,
   );
   return { config, db, auth, mail, shipping, payments, nudgeOutbox: () => worker.nudge(), devMailbox };
+}
+
+/** Stripe, and where its API answers when STRIPE_API_BASE (tests and mocks only) points it elsewhere. */
+function stripeName(payments: Config['payments']): string {
+  if (payments.kind !== 'stripe' || !payments.api) return 'Stripe';
+  const { protocol, host, port } = payments.api;
+  return `Stripe (API at ${protocol}://${host.includes(':') ? `[${host}]` : host}:${port}, STRIPE_API_BASE: tests and mocks only)`;
 }
 
 /** What the browser is told about the signed-in shopper. */

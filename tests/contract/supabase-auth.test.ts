@@ -213,6 +213,80 @@ describe('Supabase Auth adapter against a GoTrue-speaking fake', () => {
     warned.mockRestore();
   });
 
+  describe('bearer tokens (clients that are not our pages send the access token)', () => {
+    it('reads the session from the access token alone, verified against the JWKS, with no cookie and no round trip', async () => {
+      const email = await signedUpAndConfirmed();
+      const browser = await signedIn(email);
+      const { access_token: token } = readSession(browser);
+      const fromCookie = await auth.currentSession(browser.request());
+      browser.set.length = 0;
+      const mark = fake.requests.length;
+      expect(await auth.bearerSession(token)).toEqual(fromCookie);
+      expect(requestsSince(mark).every((call) => call === 'GET /auth/v1/.well-known/jwks.json')).toBe(true);
+      expect(browser.set).toEqual([]);
+    });
+
+    it('finds no session in a tampered, forged, expired, malformed or non-shopper token', async () => {
+      const email = await signedUpAndConfirmed();
+      const { access_token: token } = readSession(await signedIn(email));
+      const [header, payload, signature] = token.split('.');
+      const claims = jwtPart(token, 1);
+
+      // Another shopper's id or e-mail under the original signature.
+      expect(await auth.bearerSession(`${header}.${b64({ ...claims, sub: crypto.randomUUID() })}.${signature}`)).toBeNull();
+      expect(await auth.bearerSession(`${header}.${b64({ ...claims, email: 'admin@example.com' })}.${signature}`)).toBeNull();
+      // HS256 without a key id: auth-js asks Supabase's /user, which refuses the signature.
+      const before = fake.requests.length;
+      expect(await auth.bearerSession(`${b64({ alg: 'HS256', typ: 'JWT' })}.${payload}.${signature}`)).toBeNull();
+      expect(requestsSince(before)).toContain('GET /auth/v1/user');
+      // alg none, a header that is not JSON, not a JWT at all, the project's public key.
+      expect(await auth.bearerSession(`${b64({ alg: 'none', typ: 'JWT' })}.${payload}.`)).toBeNull();
+      expect(await auth.bearerSession(`${Buffer.from('not json').toString('base64url')}.${payload}.${signature}`)).toBeNull();
+      expect(await auth.bearerSession('garbage')).toBeNull();
+      expect(await auth.bearerSession(fake.anonKey)).toBeNull();
+
+      // Expired: signed by the project, but past its `exp`.
+      const expiring = await startFakeSupabaseAuth({ accessTokenTtlSeconds: -60 });
+      try {
+        const port = createSupabaseAuth({ url: expiring.url, anonKey: expiring.anonKey });
+        const old = newEmail();
+        await port.signUp({ email: old, password: PASSWORD, firstName: 'Ada', lastName: 'Lovelace' }, { origin: ORIGIN });
+        expiring.confirmEmail(old);
+        const browser = new Browser();
+        expect((await port.signIn({ email: old, password: PASSWORD }, browser.request())).ok).toBe(true);
+        const stale = readSession(browser).access_token;
+        expect(jwtPart(stale, 1).exp * 1000).toBeLessThan(Date.now());
+        expect(await port.bearerSession(stale)).toBeNull();
+      } finally {
+        await expiring.stop();
+      }
+    });
+
+    it('ends a bearer session at Supabase (local scope) without touching any cookie', async () => {
+      const email = await signedUpAndConfirmed();
+      const phone = readSession(await signedIn(email));
+      const laptop = await signedIn(email);
+      const mark = fake.requests.length;
+      await auth.endBearerSession(phone.access_token);
+      const logout = fake.requests.slice(mark).find((r) => r.path === '/auth/v1/logout');
+      expect(logout?.query.scope).toBe('local');
+      expect(logout?.headers.authorization).toBe(`Bearer ${phone.access_token}`);
+      // The session can no longer be refreshed (nor used with Supabase's /user); the laptop's session lives on.
+      const warned = vi.spyOn(console, 'warn').mockImplementation(() => {});
+      const refreshed = new Browser();
+      writeSession(refreshed, { ...phone, expires_at: Math.floor(Date.now() / 1000) - 10 });
+      expect(await auth.currentSession(refreshed.request())).toBeNull();
+      warned.mockRestore();
+      expect(await auth.currentSession(laptop.request())).not.toBeNull();
+      // Ending it twice is not an error.
+      await expect(auth.endBearerSession(phone.access_token)).resolves.toBeUndefined();
+      // getClaims checks signature and expiry, not revocation: the access token itself stays valid until its `exp`
+      // (at most an hour by default), as it does for Supabase's own table API. Our server still refuses it after an
+      // idle sign-out, from its recorded activity (see docs/architecture.md, Newsletter).
+      expect(await auth.bearerSession(phone.access_token)).not.toBeNull();
+    });
+  });
+
   it('refreshes a session about to expire and writes the new cookies back', async () => {
     const shortLived = await startFakeSupabaseAuth({ accessTokenTtlSeconds: 30 });
     try {

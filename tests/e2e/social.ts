@@ -30,8 +30,9 @@ export async function failOnce(page: Page, url: string, method: string): Promise
 
 /**
  * The shopper signs out in another tab while this page still shows them signed in. They are active here first, and
- * the page's activity report (sent at most once a minute, which would notice the sign-out and go home) is let through
- * before the sign-out, so what happens next is up to the island under test.
+ * the page's activity report (sent at most once a minute, which would notice the sign-out and forget the shopper,
+ * taking away the buttons under test) is let through before the sign-out, so what happens next is up to the island
+ * under test. wishlist.spec.ts also signs out from a real second tab, report and all.
  */
 export async function signOutInAnotherTab(page: Page, origin: string): Promise<void> {
   const report = page

@@ -14,6 +14,16 @@ async function expectNoViolations(page: Page) {
 
 const items = (page: Page) => page.locator('.wishlist-item');
 
+/** Every console error and uncaught error the page reports from now on (React's hydration errors among them). */
+function consoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  return errors;
+}
+
 test.describe('wishlist', () => {
   test('guests see the Private Collection prompt, whose buttons open the account dialog', async ({ page }) => {
     await page.goto('/wishlist');
@@ -172,6 +182,58 @@ test.describe('wishlist', () => {
     await page.getByRole('button', { name: 'Yes, clear all' }).click();
     await expect(message(page, 'Failed to clear favorites')).toBeVisible();
     await expect(items(page)).toHaveCount(1);
+  });
+
+  test('signed out in another tab, Add to Cart on the wishlist says “Please login to add items to cart” and stays', async ({
+    page,
+    context,
+    baseURL,
+  }) => {
+    const origin = baseURL ?? '';
+    await signedInShopper(page.request, origin);
+    expect((await page.request.post('/api/favorites', { headers: { origin }, data: { productId: 2 } })).status()).toBe(201);
+    await openSignedIn(page, '/wishlist');
+    const add = page.getByRole('button', { name: 'Add to Cart for Turmeric Body Butter' });
+    await expect(add).toBeVisible();
+
+    // A second tab of the same browser signs out from the header. This tab has not been touched since it loaded, as
+    // when the shopper comes back to it: its first click also reports activity, which finds the session gone.
+    const other = await context.newPage();
+    await openSignedIn(other, '/about');
+    await hydrated(other, '.account-button');
+    await other.getByRole('button', { name: 'Log out' }).click();
+    await expect(other.getByTestId('online-indicator')).toHaveText('Guest');
+
+    await add.click();
+    await expect(message(page, 'Please login to add items to cart')).toBeVisible();
+    await expect(page).toHaveURL(/\/wishlist$/);
+    await expect(page.getByRole('heading', { name: 'Private Collection' })).toBeVisible();
+    await expect(page.getByTestId('cart-count')).toHaveText('0');
+  });
+
+  test('a signed-in shopper’s wishlist hydrates without a mismatch, whether the session or the island is ready first', async ({
+    page,
+    baseURL,
+  }) => {
+    await signedInShopper(page.request, baseURL ?? '');
+    const errors = consoleErrors(page);
+    for (let load = 1; load <= 8; load++) {
+      // Every other load holds the wishlist's code back until the page knows the shopper: the order that made the
+      // first client render differ from the build's HTML (React error #418) in about one load of four.
+      const island = /\/_astro\/Wishlist[^/]*\.js$/;
+      if (load % 2 === 0) {
+        const sessionKnown = page.waitForResponse((r) => r.url().endsWith('/api/auth/session'));
+        await page.route(island, async (route) => {
+          await sessionKnown;
+          await route.continue();
+        });
+      }
+      await page.goto('/wishlist');
+      await expect(page.getByRole('heading', { name: 'Nothing saved yet' })).toBeVisible();
+      await expect(page.getByTestId('online-indicator')).toContainText('Online:');
+      await page.unroute(island);
+      expect(errors, `load ${load}`).toEqual([]);
+    }
   });
 
   test('the API copies from the catalogue, answers duplicates with 409, keeps shoppers apart; ended sessions get the guest messages', async ({

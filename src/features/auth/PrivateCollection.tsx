@@ -1,6 +1,6 @@
-import { useStore } from '@nanostores/react';
 import type { ReactNode } from 'react';
-import { $authModal, $user } from './auth.store';
+import { $authModal } from './auth.store';
+import { useUser } from './use-user';
 
 interface Props {
   title: string;
@@ -11,7 +11,7 @@ interface Props {
 
 /** A page part only for signed-in shoppers: guests see a prompt to sign in or create an account. */
 export default function PrivateCollection({ title, text, children }: Props) {
-  const user = useStore($user);
+  const user = useUser();
   if (user) return <>{children}</>;
   return (
     <div className="private-prompt">

@@ -52,11 +52,13 @@ export default function SessionSync() {
       lastActivity.current = Date.now();
       if (Date.now() - lastReport.current > ACTIVITY_REPORT_MS) {
         lastReport.current = Date.now();
+        // A report that finds the session gone (signed out in another tab) forgets the shopper but stays on the page:
+        // it is sent by the very click or key press the shopper made, and the island that handles it says what that
+        // action needs (the wishlist's 'Please login to add items to cart'). Going home here would swallow the message.
+        // Pages only for signed-in shoppers react to $user themselves (the wishlist shows its sign-in prompt, the
+        // order history goes home).
         api<UserAnswer>('/api/auth/session', {}).then((r) => {
-          if (r.ok && !r.data.user) {
-            clearPrivateState();
-            window.location.assign('/');
-          }
+          if (r.ok && !r.data.user) clearPrivateState();
         });
       }
     };

@@ -1,9 +1,9 @@
-import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { api } from '@/lib/api';
 import { displayName } from '../auth/auth';
-import { $authModal, $user } from '../auth/auth.store';
+import { $authModal } from '../auth/auth.store';
 import { clearPrivateState } from '../auth/session.client';
+import { useUser } from '../auth/use-user';
 import { notify } from '../toasts/toast.store';
 import { isCurrent, MOBILE_MENU_AUTOCLOSE_MS, navLinks } from './nav';
 
@@ -13,7 +13,7 @@ interface Props {
 
 /** Main navigation: a row of links on wide screens, a menu button on phones whose panel closes itself after 3 s. */
 export default function SiteNav({ pathname }: Props) {
-  const user = useStore($user);
+  const user = useUser();
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const buttonRef = useRef<HTMLButtonElement>(null);

@@ -1,7 +1,7 @@
-import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import { api } from '@/lib/api';
 import { $authModal, $user } from '../auth/auth.store';
+import { useUser } from '../auth/use-user';
 import { LOGIN_TO_REVIEW } from './login-message';
 import type { ReviewView, ShopperReviews } from './reviews';
 import './reviews.css';
@@ -19,8 +19,7 @@ type Parts = typeof import('./ReviewParts');
  * 'Login to leave a review'. The list and the form are loaded on first use (see ReviewParts), which keeps this small.
  */
 export default function Reviews({ productId, reviews }: Props) {
-  // Hydration starts from the store's initial value (a guest), as the build rendered it; then the current shopper.
-  const user = useStore($user, { ssr: 'initial' });
+  const user = useUser();
   const [shopper, setShopper] = useState<ShopperReviews | null>(null);
   const [parts, setParts] = useState<Parts | null>(null);
   const needParts = Boolean(user || shopper?.reviews.length);

@@ -2,8 +2,8 @@ import type { APIRoute } from 'astro';
 import { z } from 'astro/zod';
 import { NEWSLETTER_MESSAGES, newsletterProblem } from '@/features/newsletter/newsletter';
 import { isSubscribed, subscribe, unsubscribe } from '@/features/newsletter/newsletter.server';
-import { json, problem, readJson, tooManyRequests } from '@/server/http.server';
-import { hit, LIMITS } from '@/server/ratelimit.server';
+import { newsletterLimit } from '@/features/newsletter/newsletter-routes.server';
+import { json, problem, readJson } from '@/server/http.server';
 import { requireShopper, type SignedInShopper, shopper } from '@/server/shopper.server';
 
 export const prerender = false;
@@ -40,7 +40,7 @@ export const DELETE: APIRoute = async (ctx) => {
   return json({ subscribed: false, removed: await me.run(unsubscribe) });
 };
 
-async function limit({ services, session }: SignedInShopper): Promise<Response | null> {
-  const r = await hit(services.db, `newsletter:user:${session.user.id}`, LIMITS.newsletterPerShopper);
-  return r.ok ? null : tooManyRequests(r.retryAfter, 'Too many requests. Please wait a moment and try again.');
+/** The same allowance as the spec's /api/newsletter-subscribe, counted together. */
+function limit({ services, session }: SignedInShopper): Promise<Response | null> {
+  return newsletterLimit(services.db, session.user.id, services.config.limits);
 }

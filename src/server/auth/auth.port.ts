@@ -88,4 +88,12 @@ export interface AuthPort {
    * `activity` when the adapter read it along with the session, else from session_activity.
    */
   currentSession(jar: CookieJar): Promise<CurrentSession | null>;
+  /**
+   * The session an `Authorization: Bearer` token stands for, or null, for clients that are not our pages: the built-in
+   * session token (what the session cookie holds), or a Supabase access token verified with getClaims. Reads no
+   * cookie. Like currentSession, it does not end idle sessions.
+   */
+  bearerSession(token: string): Promise<CurrentSession | null>;
+  /** Ends the session a bearer token stands for (idle sign-out of such a client); no cookie is read or written. */
+  endBearerSession(token: string): Promise<void>;
 }

@@ -114,6 +114,38 @@ export function createBuiltInAuth({ db, secureCookies, onMailQueued }: BuiltInAu
     return jar.getAll().find((c) => c.name === SESSION_COOKIE)?.value ?? null;
   }
 
+  /** The live session a session token stands for (cookie or bearer), with its account and idle state. */
+  async function sessionFor(token: string): Promise<CurrentSession | null> {
+    const sessionKey = `builtin:${tokenHash(token)}`;
+    // Session, account and idle state in one query: every signed-in request pays for this, so it is one round trip.
+    const [row] = await asService(db, (tx) =>
+      tx.query<UserRow & { created_at: Date; idle: boolean; touch_due: boolean }>(
+        `select ${USER_COLUMNS}, s.created_at, ${activitySql('s.created_at', '$4', '$5')}
+         from public.auth_sessions s join auth.users u on u.id = s.user_id
+         left join public.session_activity a on a.session_key = $3
+         where s.token_hash = $1 and s.revoked_at is null and s.created_at > now() - make_interval(secs => $2)`,
+        [tokenHash(token), SESSION_MAX_AGE_S, sessionKey, ...ACTIVITY_PARAMS],
+      ),
+    );
+    if (!row) return null;
+    return {
+      user: toUser(row),
+      claims: { sub: row.id, email: row.email, role: 'authenticated' },
+      sessionKey,
+      startedAt: row.created_at,
+      activity: { idle: row.idle, touchDue: row.touch_due },
+    };
+  }
+
+  /** Revokes a session token's session (logout, idle sign-out); revoking twice changes nothing. */
+  async function revokeSession(token: string): Promise<void> {
+    await asService(db, (tx) =>
+      tx.query(`update public.auth_sessions set revoked_at = now() where token_hash = $1 and revoked_at is null`, [
+        tokenHash(token),
+      ]),
+    );
+  }
+
   return {
     name: 'built-in',
 
@@ -188,13 +220,7 @@ export function createBuiltInAuth({ db, secureCookies, onMailQueued }: BuiltInAu
 
     async signOut(jar) {
       const token = sessionToken(jar);
-      if (token) {
-        await asService(db, (tx) =>
-          tx.query(`update public.auth_sessions set revoked_at = now() where token_hash = $1 and revoked_at is null`, [
-            tokenHash(token),
-          ]),
-        );
-      }
+      if (token) await revokeSession(token);
       jar.set(SESSION_COOKIE, '', { ...cookie, maxAge: 0 });
     },
 
@@ -258,28 +284,14 @@ export function createBuiltInAuth({ db, secureCookies, onMailQueued }: BuiltInAu
       return done ? OK : fail('invalid_token', AUTH_MESSAGES.invalidToken);
     },
 
-    async currentSession(jar): Promise<CurrentSession | null> {
+    currentSession(jar) {
       const token = sessionToken(jar);
-      if (!token) return null;
-      const sessionKey = `builtin:${tokenHash(token)}`;
-      // Session, account and idle state in one query: every signed-in request pays for this, so it is one round trip.
-      const [row] = await asService(db, (tx) =>
-        tx.query<UserRow & { created_at: Date; idle: boolean; touch_due: boolean }>(
-          `select ${USER_COLUMNS}, s.created_at, ${activitySql('s.created_at', '$4', '$5')}
-           from public.auth_sessions s join auth.users u on u.id = s.user_id
-           left join public.session_activity a on a.session_key = $3
-           where s.token_hash = $1 and s.revoked_at is null and s.created_at > now() - make_interval(secs => $2)`,
-          [tokenHash(token), SESSION_MAX_AGE_S, sessionKey, ...ACTIVITY_PARAMS],
-        ),
-      );
-      if (!row) return null;
-      return {
-        user: toUser(row),
-        claims: { sub: row.id, email: row.email, role: 'authenticated' },
-        sessionKey,
-        startedAt: row.created_at,
-        activity: { idle: row.idle, touchDue: row.touch_due },
-      };
+      return token ? sessionFor(token) : Promise.resolve(null);
     },
+
+    // A non-browser client sends the same opaque token the cookie carries, so the same checks apply: revoked at
+    // logout, at a password reset or by idle sign-out, and expired after SESSION_MAX_AGE_S.
+    bearerSession: sessionFor,
+    endBearerSession: revokeSession,
   };
 }

@@ -64,12 +64,34 @@ export async function activeSession(
   jar: CookieJar,
   { touch }: { touch: boolean },
 ): Promise<CurrentSession | null> {
-  const session = await auth.currentSession(jar);
+  return stillActive(db, await auth.currentSession(jar), () => auth.signOut(jar), touch);
+}
+
+/**
+ * Like activeSession, for a client that sends `Authorization: Bearer <token>` instead of a cookie: the same idle
+ * sign-out and activity, and an idle session is ended without reading or writing any cookie of the request.
+ */
+export async function activeBearerSession(
+  db: Database,
+  auth: AuthPort,
+  token: string,
+  { touch }: { touch: boolean },
+): Promise<CurrentSession | null> {
+  return stillActive(db, await auth.bearerSession(token), () => auth.endBearerSession(token), touch);
+}
+
+/** The session unless it has been idle too long (then `end` ends it), recording activity when `touch` and due. */
+async function stillActive(
+  db: Database,
+  session: CurrentSession | null,
+  end: () => Promise<void>,
+  touch: boolean,
+): Promise<CurrentSession | null> {
   if (!session) return null;
   const activity = session.activity ?? (await readActivity(db, session));
   if (activity.idle) {
     await asService(db, (tx) => tx.query(`delete from public.session_activity where session_key = $1`, [session.sessionKey]));
-    await auth.signOut(jar);
+    await end();
     return null;
   }
   if (touch && activity.touchDue) {

@@ -175,6 +175,35 @@ export function createSupabaseAuth({ url, anonKey, secureCookies = true }: Supab
         return null;
       }
     },
+
+    async bearerSession(token) {
+      try {
+        // The same check as the cookie's, on the token itself: signature against the project's JWKS and expiry (an
+        // HS256 token without a key id is sent to Supabase's /user instead). No session is stored or refreshed: the
+        // client holds its own refresh token.
+        const { data, error } = await clientFor(DISCARD).auth.getClaims(token);
+        if (error) {
+          if (isAuthRetryableFetchError(error)) console.error('[supabase-auth] bearer check failed:', error.message);
+          return null;
+        }
+        return data ? toCurrentSession(data.claims) : null;
+      } catch {
+        return null;
+      }
+    },
+
+    async endBearerSession(token) {
+      // GoTrue's /logout takes the session's own access token as its credential (no service key): auth-js offers that
+      // call only under `admin`. `local` ends this session alone, as the cookie's idle sign-out does.
+      // Our server refuses the session from now on either way (its activity says idle); this ends it at Supabase too.
+      try {
+        const { error } = await clientFor(DISCARD).auth.admin.signOut(token, 'local');
+        if (error && !isAuthSessionMissingError(error) && error.status !== 401 && error.status !== 403)
+          console.error('[supabase-auth] could not end a bearer session:', error.message);
+      } catch (error) {
+        console.error('[supabase-auth] could not end a bearer session:', error instanceof Error ? error.message : error);
+      }
+    },
   };
 }
 
