@@ -101,7 +101,8 @@ async function start(): Promise<Services> {
   const auth =
     config.auth.kind === 'supabase'
       ? createSupabaseAuth({ url: config.auth.url, anonKey: config.auth.anonKey, secureCookies })
-      : createBuiltInAuth({ db, secureCookies, onMailQueued: () => worker.nudge() });
+      : // The embedded database is locked to this process, so it alone writes sessions: it may keep them in memory.
+        createBuiltInAuth({ db, secureCookies, onMailQueued: () => worker.nudge(), cacheSessions: db.kind === 'pglite' });
 
   const where = config.database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.database.dir}`;
   console.log(

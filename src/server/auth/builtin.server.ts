@@ -6,7 +6,8 @@ import { queueJob } from '../outbox/jobs.server';
 import type { AccountUser, AuthPort, AuthResult, CookieJar, CurrentSession } from './auth.port';
 import { accountExistsEmail, resetEmail, verificationEmail } from './emails.server';
 import { hashPassword, verifyDecoy, verifyPassword } from './password.server';
-import { ACTIVITY_PARAMS, activitySql, recordActivity } from './session.server';
+import { ACTIVITY_GRANULARITY_S, ACTIVITY_PARAMS, activitySql, recordActivity } from './session.server';
+import { createSessionCache } from './session-cache.server';
 import { newToken, tokenHash } from './tokens.server';
 
 export const SESSION_COOKIE = 'aurelia_session';
@@ -48,11 +49,24 @@ export interface BuiltInAuthOptions {
   secureCookies: boolean;
   /** Called after an e-mail was queued, so the outbox worker can send it now instead of at its next tick. */
   onMailQueued?: () => void;
+  /**
+   * Keep sessions in memory between their activity writes (see session-cache.server.ts). Only when this process is the
+   * database's one writer: the embedded database.
+   */
+  cacheSessions?: boolean;
 }
 
 /** Built-in accounts, the embedded default: users in auth.users, scrypt hashes, opaque session tokens. */
-export function createBuiltInAuth({ db, secureCookies, onMailQueued }: BuiltInAuthOptions): AuthPort {
+export function createBuiltInAuth({ db, secureCookies, onMailQueued, cacheSessions = false }: BuiltInAuthOptions): AuthPort {
   const cookie = { httpOnly: true, secure: secureCookies, sameSite: 'lax' as const, path: '/' };
+  const cache = cacheSessions ? createSessionCache() : null;
+
+  /** Runs a write to accounts or sessions as service_role; once it has committed, no cached session predates it. */
+  async function write<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+    const result = await asService(db, fn);
+    cache?.forgetAll();
+    return result;
+  }
 
   async function queueMail(tx: Sql, mail: MailMessage, dedupeKey: string) {
     await queueJob(tx, 'email', mail, dedupeKey);
@@ -116,30 +130,41 @@ export function createBuiltInAuth({ db, secureCookies, onMailQueued }: BuiltInAu
 
   /** The live session a session token stands for (cookie or bearer), with its account and idle state. */
   async function sessionFor(token: string): Promise<CurrentSession | null> {
-    const sessionKey = `builtin:${tokenHash(token)}`;
+    const hash = tokenHash(token);
+    const cached = cache?.get(hash);
+    if (cached) return cached;
+    const generation = cache?.generation() ?? 0;
+    const sessionKey = `builtin:${hash}`;
     // Session, account and idle state in one query: every signed-in request pays for this, so it is one round trip.
     const [row] = await asService(db, (tx) =>
-      tx.query<UserRow & { created_at: Date; idle: boolean; touch_due: boolean }>(
-        `select ${USER_COLUMNS}, s.created_at, ${activitySql('s.created_at', '$4', '$5')}
+      tx.query<UserRow & { created_at: Date; expires_at: Date; last_seen_at: Date | null; idle: boolean; touch_due: boolean }>(
+        `select ${USER_COLUMNS}, s.created_at, s.created_at + make_interval(secs => $2) as expires_at, a.last_seen_at,
+           ${activitySql('s.created_at', '$4', '$5')}
          from public.auth_sessions s join auth.users u on u.id = s.user_id
          left join public.session_activity a on a.session_key = $3
          where s.token_hash = $1 and s.revoked_at is null and s.created_at > now() - make_interval(secs => $2)`,
-        [tokenHash(token), SESSION_MAX_AGE_S, sessionKey, ...ACTIVITY_PARAMS],
+        [hash, SESSION_MAX_AGE_S, sessionKey, ...ACTIVITY_PARAMS],
       ),
     );
     if (!row) return null;
-    return {
+    const session: CurrentSession = {
       user: toUser(row),
       claims: { sub: row.id, email: row.email, role: 'authenticated' },
       sessionKey,
       startedAt: row.created_at,
       activity: { idle: row.idle, touchDue: row.touch_due },
     };
+    // Until a new activity write is due, the database would answer exactly this.
+    if (cache && row.last_seen_at && !row.idle && !row.touch_due) {
+      const until = Math.min(row.last_seen_at.getTime() + ACTIVITY_GRANULARITY_S * 1000, row.expires_at.getTime());
+      cache.set(hash, Object.freeze(session), until, generation);
+    }
+    return session;
   }
 
   /** Revokes a session token's session (logout, idle sign-out); revoking twice changes nothing. */
   async function revokeSession(token: string): Promise<void> {
-    await asService(db, (tx) =>
+    await write((tx) =>
       tx.query(`update public.auth_sessions set revoked_at = now() where token_hash = $1 and revoked_at is null`, [
         tokenHash(token),
       ]),
@@ -154,7 +179,7 @@ export function createBuiltInAuth({ db, secureCookies, onMailQueued }: BuiltInAu
       const email = normalizeEmail(input.email);
       // Hash before looking the address up, so a known and an unknown address take the same time.
       const hash = await hashPassword(input.password);
-      await asService(db, async (tx) => {
+      await write(async (tx) => {
         const [existing] = await tx.query<UserRow>(`select ${USER_COLUMNS} from auth.users u where u.email = $1`, [email]);
         if (existing?.email_confirmed_at) {
           const token = await issueResetToken(tx, existing.id);
@@ -206,7 +231,7 @@ export function createBuiltInAuth({ db, secureCookies, onMailQueued }: BuiltInAu
 
       const previous = sessionToken(jar);
       const token = newToken();
-      await asService(db, async (tx) => {
+      await write(async (tx) => {
         // A new session id at every login; the one this browser held before is revoked.
         if (previous)
           await tx.query(`update public.auth_sessions set revoked_at = now() where token_hash = $1`, [tokenHash(previous)]);
@@ -240,7 +265,7 @@ export function createBuiltInAuth({ db, secureCookies, onMailQueued }: BuiltInAu
     async resetPassword({ token, password }): Promise<AuthResult> {
       if (password.length < MIN_PASSWORD_LENGTH) return fail('weak_password', AUTH_MESSAGES.passwordTooShort);
       const hash = await hashPassword(password);
-      const done = await asService(db, async (tx) => {
+      const done = await write(async (tx) => {
         const userId = (await spendToken(tx, token, 'reset_password'))?.user_id;
         if (!userId) return false;
         // The link proved the shopper reads this mailbox, so the address counts as confirmed too, and no sign-up
@@ -258,7 +283,7 @@ export function createBuiltInAuth({ db, secureCookies, onMailQueued }: BuiltInAu
     },
 
     async verifyEmail(token): Promise<AuthResult> {
-      const done = await asService(db, async (tx) => {
+      const done = await write(async (tx) => {
         const spent = await spendToken(tx, token, 'verify_email');
         if (!spent) return false;
         // The reader of the mailbox chose this sign-up: its password and names take over, and every other pending

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import type { CookieJar, CookieOptions } from '@/server/auth/auth.port';
+import { createBuiltInAuth, SESSION_COOKIE } from '@/server/auth/builtin.server';
+import { ACTIVITY_GRANULARITY_S, activeSession } from '@/server/auth/session.server';
+import { tokenHash } from '@/server/auth/tokens.server';
+import type { Database } from '@/server/db/database.server';
+import { asService } from '@/server/db/roles.server';
+import { suiteDatabase, TEST_DATABASE_KIND } from './test-database';
+
+/** A browser's cookie store, in memory. */
+function browser(): CookieJar & { cookies: Map<string, string> } {
+  const cookies = new Map<string, string>();
+  return {
+    cookies,
+    getAll: () => [...cookies].map(([name, value]) => ({ name, value })),
+    set(name: string, value: string, options: CookieOptions) {
+      if (options.maxAge === 0) cookies.delete(name);
+      else cookies.set(name, value);
+    },
+  };
+}
+
+const db = suiteDatabase();
+let transactions = 0;
+/** The suite's database, counting the transactions the adapter opens. */
+const counted: Database = {
+  get kind() {
+    return db.kind;
+  },
+  query: (text, params) => db.query(text, params),
+  exec: (text) => db.exec(text),
+  transaction: (fn, setup) => {
+    transactions++;
+    return db.transaction(fn, setup);
+  },
+  close: () => db.close(),
+};
+/** One adapter for the whole file, as the server keeps one: its cache lives as long as it does. */
+const auth = createBuiltInAuth({ db: counted, secureCookies: false, cacheSessions: true });
+let n = 0;
+
+async function signedIn(jar = browser()) {
+  const email = `cached${++n}@example.com`;
+  const password = 'lavender-fields';
+  await auth.signUp({ email, password, firstName: 'Maya', lastName: 'Thompson' }, { origin: 'http://shop.test' });
+  await asService(db, (tx) => tx.query(`update auth.users set email_confirmed_at = now() where email = $1`, [email]));
+  const login = await auth.signIn({ email, password }, jar);
+  if (!login.ok) throw new Error(login.error.message);
+  return { jar, email, password, token: jar.cookies.get(SESSION_COOKIE) ?? '' };
+}
+
+/** How many transactions `fn` opened. */
+async function cost(fn: () => Promise<unknown>) {
+  const before = transactions;
+  await fn();
+  return transactions - before;
+}
+
+const resetToken = async (email: string) => {
+  await auth.requestPasswordReset(email, { origin: 'http://shop.test' });
+  const [row] = await asService(db, (tx) =>
+    tx.query<{ payload: { text: string } }>(
+      `select payload from public.outbox where kind = 'email' and payload ->> 'to' = $1 order by id desc limit 1`,
+      [email],
+    ),
+  );
+  return /token=([\w-]+)/.exec(row?.payload.text ?? '')?.[1] ?? '';
+};
+
+describe(`built-in sessions kept in memory (the embedded database's one process) on ${TEST_DATABASE_KIND}`, () => {
+  it('answers a signed-in request from memory after the first, without a query', async () => {
+    const { jar } = await signedIn();
+    expect(await cost(() => activeSession(counted, auth, jar, { touch: true }))).toBe(1);
+    expect(await cost(() => activeSession(counted, auth, jar, { touch: true }))).toBe(0);
+    expect((await auth.currentSession(jar))?.user.firstName).toBe('Maya');
+  });
+
+  it('ends a session at logout at once, on every client holding its token', async () => {
+    const { jar, token } = await signedIn();
+    expect(await auth.bearerSession(token)).not.toBeNull();
+    await auth.signOut(jar);
+    expect(await auth.bearerSession(token)).toBeNull();
+  });
+
+  it('ends every session of the account at a password reset at once', async () => {
+    const phone = await signedIn();
+    const laptop = browser();
+    expect((await auth.signIn({ email: phone.email, password: phone.password }, laptop)).ok).toBe(true);
+    expect(await auth.currentSession(phone.jar)).not.toBeNull();
+    expect(await auth.currentSession(laptop)).not.toBeNull();
+    expect((await auth.resetPassword({ token: await resetToken(phone.email), password: 'new-lavender-7' })).ok).toBe(true);
+    expect(await auth.currentSession(phone.jar)).toBeNull();
+    expect(await auth.currentSession(laptop)).toBeNull();
+  });
+
+  it('ends the previous session of a browser that logs in again', async () => {
+    const { jar, email, password, token } = await signedIn();
+    expect(await auth.bearerSession(token)).not.toBeNull();
+    expect((await auth.signIn({ email, password }, jar)).ok).toBe(true);
+    expect(await auth.bearerSession(token)).toBeNull();
+  });
+
+  it('asks the database again once an activity write is due, so idle sign-out stays exact', async () => {
+    const { jar, token } = await signedIn();
+    const key = `builtin:${tokenHash(token)}`;
+    await db.query(
+      `update public.session_activity set last_seen_at = last_seen_at - make_interval(secs => $2) where session_key = $1`,
+      [key, ACTIVITY_GRANULARITY_S + 1],
+    );
+    // Due for a write: not kept, so the next request reads (and records) again.
+    expect(await cost(() => activeSession(counted, auth, jar, { touch: false }))).toBe(1);
+    expect(await cost(() => activeSession(counted, auth, jar, { touch: true }))).toBe(2);
+    // Recorded just now: kept until the next write is due.
+    expect(await cost(() => activeSession(counted, auth, jar, { touch: true }))).toBe(1);
+    expect(await cost(() => activeSession(counted, auth, jar, { touch: true }))).toBe(0);
+    expect(await auth.bearerSession(token)).not.toBeNull();
+  });
+});
