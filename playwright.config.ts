@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from './scripts/chromium.mjs';
+import { adminEmail, E2E_ADMINS } from './tests/e2e/admin-accounts';
 
 const port = Number(process.env.E2E_PORT ?? 4391);
 const baseURL = `http://127.0.0.1:${port}`;
@@ -43,6 +44,7 @@ export default defineConfig({
       // Every test signs its own shoppers up and in from 127.0.0.1, more than one address may by default (20 sign-ups
       // an hour, 50 logins in 5 minutes). Limits per e-mail and per shopper, which the tests check, stay as they are.
       ADDRESS_LIMIT_FACTOR: '20',
+      ADMIN_EMAILS: E2E_ADMINS.map(adminEmail).join(','),
     },
   },
 });

@@ -4,6 +4,8 @@ import { getServices } from '@/server/services.server';
 
 const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];
 
+const isAdminPath = (path: string) => path === '/admin' || path.startsWith('/admin/');
+
 /**
  * The origins our own pages are served from: the configured public origin, and on a developer's machine (a loopback
  * origin) the other loopback names for the same port, so http://localhost:4321 works as well as http://127.0.0.1:4321.
@@ -21,6 +23,13 @@ function ownOrigins(publicOrigin: string): string[] {
  * also answers for the pre-rendered pages.
  */
 export const onRequest = defineMiddleware(async ({ request, url }, next) => {
+  if (isAdminPath(url.pathname)) {
+    // An admin page (or the 404 a guest or shopper gets there) depends on who asks: never stored, never indexed.
+    const response = await next();
+    response.headers.set('cache-control', 'private, no-store');
+    response.headers.set('x-robots-tag', 'noindex');
+    return response;
+  }
   if (!url.pathname.startsWith('/api/')) return next();
   if (/%00/.test(request.url)) return problem(400, 'invalid_text', 'The address contains a NUL character.');
   if (needsOriginCheck(request, url.pathname)) {

@@ -10,11 +10,22 @@ describe('configuration', () => {
       mail: { kind: 'dev-mailbox', port: 8005, from: 'Aurelia <hello@aurelia-care.com>' },
       publicOrigin: 'http://127.0.0.1:4321',
       trustProxyHops: 0,
+      adminEmails: [],
       shopEmail: 'orders@aurelia-care.com',
       payments: { kind: 'test' },
       limits: LIMITS,
       shipping: { kind: 'rate-table' },
     });
+  });
+
+  it('reads ADMIN_EMAILS as a list of lower-cased addresses, and refuses anything else', () => {
+    expect(loadConfig({ ADMIN_EMAILS: 'Owner@Example.com, helper@example.com' }).adminEmails).toEqual([
+      'owner@example.com',
+      'helper@example.com',
+    ]);
+    expect(() => loadConfig({ ADMIN_EMAILS: 'owner@example.com,not-an-address' })).toThrow(
+      /ADMIN_EMAILS must be e-mail addresses/,
+    );
   });
 
   it('switches each port to its production adapter', () => {

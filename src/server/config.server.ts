@@ -28,6 +28,19 @@ const sender = z.string().refine(
   { error: 'MAIL_FROM must be an e-mail address, optionally with a name: Aurelia <hello@example.com>' },
 );
 
+/** ADMIN_EMAILS: addresses separated by commas (or spaces), each an e-mail, compared lower-cased. */
+const adminEmails = z
+  .string()
+  .transform((value) =>
+    value
+      .split(/[\s,]+/)
+      .filter(Boolean)
+      .map((e) => e.toLowerCase()),
+  )
+  .refine((emails) => emails.every(isEmail), {
+    error: 'ADMIN_EMAILS must be e-mail addresses separated by commas: owner@example.com,helper@example.com',
+  });
+
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
 
 /**
@@ -72,6 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
         .trim()
         .refine(isEmail, { error: 'SHOP_ADMIN_EMAIL must be an e-mail address' })
         .default('orders@aurelia-care.com'),
+      ADMIN_EMAILS: adminEmails.default([]),
       TRUST_PROXY_HOPS: z.coerce
         .number({ error: HOPS_ERROR })
         .int({ error: HOPS_ERROR })
@@ -116,6 +130,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     publicOrigin: publicOrigin(parsed.SITE_URL, parsed.HOST, parsed.PORT),
     /** Proxies in front of the server that append to X-Forwarded-For (0: the connection's address is the client's). */
     trustProxyHops: parsed.TRUST_PROXY_HOPS,
+    /** Verified accounts with these e-mails (lower-cased) may use /admin, besides those promoted by admin:create. */
+    adminEmails: parsed.ADMIN_EMAILS as readonly string[],
     /** Where the shop's copy of every order goes. */
     shopEmail: parsed.SHOP_ADMIN_EMAIL,
     payments: stripe

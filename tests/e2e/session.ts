@@ -6,8 +6,13 @@ import { newShopper, type TestShopper, waitForMail } from './accounts';
  * `request` in. Pass `page.request` to sign the page's browser context in too: it shares the cookies.
  * Faster than the dialog; the dialog itself is covered by auth.spec.ts.
  */
-export async function signedInShopper(request: APIRequestContext, baseURL: string, firstName = 'Maya'): Promise<TestShopper> {
-  const shopper = newShopper(firstName);
+export async function signedInShopper(
+  request: APIRequestContext,
+  baseURL: string,
+  firstName = 'Maya',
+  email?: string,
+): Promise<TestShopper> {
+  const shopper = { ...newShopper(firstName), ...(email ? { email } : {}) };
   const headers = { origin: baseURL };
   const signup = await request.post('/api/auth/signup', { headers, data: { ...shopper, confirmPassword: shopper.password } });
   if (!signup.ok()) throw new Error(`sign-up failed: ${signup.status()} ${await signup.text()}`);

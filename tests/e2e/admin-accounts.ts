@@ -1,0 +1,9 @@
+/**
+ * The accounts the server under test treats as admins (playwright.config.ts passes them as ADMIN_EMAILS). Each test
+ * that needs an admin signs up its own, so tests running side by side never share one. No imports: the config reads it.
+ */
+export const E2E_ADMINS = ['owner', 'phone', 'a11y', 'reviews', 'orders', 'orders-2', 'messages', 'subscribers'] as const;
+
+export type E2EAdmin = (typeof E2E_ADMINS)[number];
+
+export const adminEmail = (name: E2EAdmin) => `${name}@admins.aurelia.test`;
