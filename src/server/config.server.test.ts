@@ -15,6 +15,7 @@ describe('configuration', () => {
       payments: { kind: 'test' },
       limits: LIMITS,
       shipping: { kind: 'rate-table' },
+      address: { kind: 'none' },
     });
   });
 
@@ -41,8 +42,10 @@ describe('configuration', () => {
       STRIPE_SECRET_KEY: 'sk_live_1',
       PUBLIC_STRIPE_PUBLISHABLE_KEY: 'pk_live_1',
       STRIPE_WEBHOOK_SECRET: 'whsec_1',
+      GEOAPIFY_API_KEY: '0123456789abcdef0123456789abcdef',
     });
     expect(config.database.kind).toBe('postgres');
+    expect(config.address).toEqual({ kind: 'geoapify', apiKey: '0123456789abcdef0123456789abcdef' });
     expect(config.auth).toEqual({ kind: 'supabase', url: 'https://x.supabase.co', anonKey: 'anon' });
     expect(config.mail.kind).toBe('ses');
     expect(config.shipping).toEqual({ kind: 'shippo', apiKey: 'shippo_live_0123abcd' });
@@ -116,7 +119,40 @@ describe('configuration', () => {
     }
   });
 
+  it('points the Geoapify adapter at a local mock for tests, and nowhere else', () => {
+    const key = { GEOAPIFY_API_KEY: 'aurelia0test0geoapify0key' };
+    expect(loadConfig({ ...key, GEOAPIFY_API_BASE: 'http://127.0.0.1:4599' }).address).toEqual({
+      kind: 'geoapify',
+      apiKey: 'aurelia0test0geoapify0key',
+      apiBase: 'http://127.0.0.1:4599',
+    });
+    expect(loadConfig({ ...key, GEOAPIFY_API_BASE: 'http://localhost:8080/' }).address).toMatchObject({
+      apiBase: 'http://localhost:8080',
+    });
+    expect(loadConfig({ ...key, GEOAPIFY_API_BASE: 'https://[::1]:8443' }).address).toMatchObject({
+      apiBase: 'https://[::1]:8443',
+    });
+    expect(loadConfig({ ...key, GEOAPIFY_API_BASE: ' ' }).address).not.toHaveProperty('apiBase');
+    for (const bad of ['127.0.0.1:4599', 'ftp://127.0.0.1', 'http://127.0.0.1:4599/v1', 'http://u:p@127.0.0.1', 'not a url']) {
+      expect(() => loadConfig({ ...key, GEOAPIFY_API_BASE: bad }), bad).toThrow(
+        /GEOAPIFY_API_BASE must be an http:\/\/ or https:\/\/ origin/,
+      );
+    }
+    // The key goes wherever the base points: only to this machine, never to another host.
+    for (const remote of ['https://api.geoapify.com', 'http://geoapify-mock.internal:8080', 'http://10.0.0.5']) {
+      expect(() => loadConfig({ ...key, GEOAPIFY_API_BASE: remote }), remote).toThrow(
+        /GEOAPIFY_API_BASE is for tests and mocks only/,
+      );
+    }
+    expect(() => loadConfig({ GEOAPIFY_API_BASE: 'http://127.0.0.1:4599' })).toThrow(
+      /GEOAPIFY_API_BASE is set but GEOAPIFY_API_KEY is not/,
+    );
+  });
+
   it('refuses malformed values', () => {
+    for (const bad of ['short', 'has spaces in the key value', '"0123456789abcdef0123456789abcdef"', 'x'.repeat(200)]) {
+      expect(() => loadConfig({ GEOAPIFY_API_KEY: bad }), bad).toThrow(/GEOAPIFY_API_KEY must be a Geoapify API key/);
+    }
     expect(() => loadConfig({ DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL must be a URL/);
     expect(() => loadConfig({ DATABASE_URL: 'notaurl' })).toThrow(/DATABASE_URL must be/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://u@db/shop' })).toThrow(/DATABASE_URL must be a postgres:\/\/ URL/);

@@ -146,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     /** The rate limits, per-address ones multiplied by ADDRESS_LIMIT_FACTOR (see limitsFor). */
     limits: limitsFor(parsed.ADDRESS_LIMIT_FACTOR),
     shipping: shippingConfig(env),
+    address: addressConfig(env),
   };
 }
 
@@ -195,4 +196,51 @@ function shippingConfig(env: NodeJS.ProcessEnv) {
     throw new Error('SHIPPO_API_KEY must be a Shippo API token (shippo_live_… or shippo_test_…)');
   }
   return { kind: 'shippo', apiKey } as const;
+}
+
+const GEOAPIFY_BASE_ERROR = 'GEOAPIFY_API_BASE must be an http:// or https:// origin, such as http://127.0.0.1:4599';
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * The address-suggestions port: Geoapify when GEOAPIFY_API_KEY is set, else none (the address form works by hand).
+ * GEOAPIFY_API_BASE, for tests and mocks only, sends its calls to a local server that speaks Geoapify's wire format
+ * (tests/mocks/geoapify.ts). Geoapify keys have no test kind the way Stripe's do, and the key goes wherever the base
+ * points, so only this machine is accepted: a typo cannot hand the key to another host.
+ */
+function addressConfig(env: NodeJS.ProcessEnv) {
+  const apiKey = (env.GEOAPIFY_API_KEY ?? '').trim();
+  const rawBase = (env.GEOAPIFY_API_BASE ?? '').trim();
+  if (apiKey === '') {
+    if (rawBase !== '') {
+      throw new Error('GEOAPIFY_API_BASE is set but GEOAPIFY_API_KEY is not: set the key too, or unset it.');
+    }
+    return { kind: 'none' } as const;
+  }
+  // Geoapify's keys are 32 hexadecimal characters; this also catches quotes, spaces or a pasted URL.
+  if (!/^[A-Za-z0-9_-]{16,128}$/.test(apiKey)) {
+    throw new Error("GEOAPIFY_API_KEY must be a Geoapify API key (letters and digits, as shown in Geoapify's MyProjects)");
+  }
+  if (rawBase === '') return { kind: 'geoapify', apiKey } as const;
+  let base: URL;
+  try {
+    base = new URL(rawBase);
+  } catch {
+    throw new Error(GEOAPIFY_BASE_ERROR);
+  }
+  if (
+    !['http:', 'https:'].includes(base.protocol) ||
+    base.pathname !== '/' ||
+    base.search ||
+    base.hash ||
+    base.username ||
+    base.password
+  ) {
+    throw new Error(GEOAPIFY_BASE_ERROR);
+  }
+  if (!LOOPBACK_HOSTS.has(base.hostname)) {
+    throw new Error(
+      'GEOAPIFY_API_BASE is for tests and mocks only: it must point to this machine (127.0.0.1, localhost or [::1]), since the API key goes wherever it points.',
+    );
+  }
+  return { kind: 'geoapify', apiKey, apiBase: base.origin } as const;
 }

@@ -23,6 +23,11 @@ export const LIMITS = {
   contactPerAddress: { limit: 5, windowSeconds: 600 },
   /** Shipping quotes: each may cost a carrier API call; a shopper changing their address a few times has room. */
   shippingRatesPerAddress: { limit: 60, windowSeconds: 600 },
+  /**
+   * Address suggestions: each costs a call to the vendor. Typing a street asks about once per pause (250 ms), so a
+   * shopper trying a few addresses has room; a script using the shop as a free geocoder does not.
+   */
+  addressSuggestionsPerAddress: { limit: 120, windowSeconds: 600 },
   /** Payments opened (each is a row here and an intent at the processor): a shopper retrying has room, a script not. */
   checkoutsPerAddress: { limit: 30, windowSeconds: 600 },
   /** Subscribe and unsubscribe requests by one shopper. */

@@ -3,6 +3,8 @@ import { getProducts } from '@/features/catalog/catalog.server';
 import { syncCatalogue } from '@/features/catalog/catalog-sync.server';
 import { labelJob, orderEmailJob } from '@/features/checkout/fulfilment.server';
 import { reconcilePayments } from '@/features/checkout/payment-events.server';
+import type { AddressPort } from './address/address.port';
+import { createAddressSuggestions } from './address/address.server';
 import type { AccountUser, AuthPort } from './auth/auth.port';
 import { createBuiltInAuth } from './auth/builtin.server';
 import { createSupabaseAuth } from './auth/supabase.server';
@@ -29,6 +31,8 @@ export interface Services {
   mail: MailPort;
   shipping: ShippingPort;
   payments: PaymentsPort;
+  /** Address suggestions for the checkout; null when there is no service (no GEOAPIFY_API_KEY): typed by hand. */
+  address: AddressPort | null;
   /** Runs the outbox now (call it after a transaction that queued jobs has committed). */
   nudgeOutbox: () => void;
   /** The dev mailbox's address when the embedded e-mail default runs (open it in a browser to read sent mail). */
@@ -71,6 +75,7 @@ async function start(): Promise<Services> {
   }
   const shipping = createShipping(config.shipping);
   const payments = createPayments(config.payments, db);
+  const address = createAddressSuggestions(config.address);
   const { publicOrigin } = config;
   const worker = startOutboxWorker(
     db,
@@ -106,9 +111,9 @@ async function start(): Promise<Services> {
 
   const where = config.database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.database.dir}`;
   console.log(
-    `[aurelia] database: ${where} · accounts: ${auth.name} · e-mail: ${devMailbox ? `dev mailbox at ${devMailbox}/` : 'AWS SES'} · shipping: ${shipping.name} · payments: ${payments.name === 'stripe' ? stripeName(config.payments) : 'test processor (TEST MODE cards)'}`,
+    `[aurelia] database: ${where} · accounts: ${auth.name} · e-mail: ${devMailbox ? `dev mailbox at ${devMailbox}/` : 'AWS SES'} · shipping: ${shipping.name} · payments: ${payments.name === 'stripe' ? stripeName(config.payments) : 'test processor (TEST MODE cards)'} · address suggestions: ${address?.name ?? 'off'}`,
   );
-  return { config, db, auth, mail, shipping, payments, nudgeOutbox: () => worker.nudge(), devMailbox };
+  return { config, db, auth, mail, shipping, payments, address, nudgeOutbox: () => worker.nudge(), devMailbox };
 }
 
 /** Stripe, and where its API answers when STRIPE_API_BASE (tests and mocks only) points it elsewhere. */

@@ -1,7 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import Stripe from 'stripe';
@@ -11,6 +8,7 @@ import { type FakeStripe, startFakeStripe } from '../mocks/stripe';
 import { addFromProductPage } from './cart-helpers';
 import { checkoutTo, type Shopper, shopper } from './checkout-helpers';
 import { apiCheckout, usAddress } from './purchase';
+import { type SecondShop, startSecondShop } from './second-server';
 
 // The payment step with Stripe configured, end to end in Chromium, on a second server of its own: the built shop
 // started with test keys and STRIPE_API_BASE pointing its Stripe adapter (the official SDK) at tests/mocks/stripe.ts.
@@ -31,83 +29,33 @@ interface StripeShop {
   fake: FakeStripe;
 }
 
-/** Free ports on 127.0.0.1, held open together so two calls cannot get the same one. */
-async function freePorts(count: number): Promise<number[]> {
-  const servers: Server[] = [];
-  const ports: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const address = server.address();
-    if (!address || typeof address === 'string') throw new Error('no port');
-    servers.push(server);
-    ports.push(address.port);
-  }
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  return ports;
-}
-
-/** The mock Stripe, then the built shop (scripts/serve.mjs) configured for it, ready once /api/health answers. */
+/** The mock Stripe, then the built shop configured for it (test keys, STRIPE_API_BASE at the mock). */
 async function startStripeShop(): Promise<StripeShop & { stop: () => Promise<void> }> {
   const fake = await startFakeStripe({ secretKey: SECRET_KEY, publishableKey: PUBLISHABLE_KEY });
-  const [port, mailboxPort] = await freePorts(2);
-  const dir = mkdtempSync(join(tmpdir(), 'aurelia-e2e-stripe-'));
-  const origin = `http://127.0.0.1:${port}`;
-  // Only what this server needs: nothing of the developer's own STRIPE_* or DATABASE_URL leaks in.
-  const child: ChildProcess = spawn(process.execPath, ['scripts/serve.mjs'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PGLITE_DIR: join(dir, 'pglite'),
-      DEV_MAILBOX_PORT: String(mailboxPort),
-      ADDRESS_LIMIT_FACTOR: '20',
+  let shop: SecondShop;
+  try {
+    shop = await startSecondShop('stripe', {
       STRIPE_SECRET_KEY: SECRET_KEY,
       PUBLIC_STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY,
       STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
       STRIPE_API_BASE: fake.origin,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    }
+    });
+  } catch (error) {
     await fake.stop();
-    rmSync(dir, { recursive: true, force: true });
-  };
-
-  // Start-up takes a few seconds, and more than a minute on a busy two-core machine.
-  const deadline = Date.now() + 150_000;
-  for (;;) {
-    if (child.exitCode !== null) {
-      await stop();
-      throw new Error(`The Stripe-configured server exited (${child.exitCode}):\n${output}`);
-    }
-    const ok = await fetch(`${origin}/api/health`).then(
-      (res) => res.ok,
-      () => false,
-    );
-    if (ok) break;
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`The Stripe-configured server did not answer within 150 s:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    throw error;
   }
-  // The server said which adapter it runs, and where its API calls go.
-  expect(output).toContain(`payments: Stripe (API at ${fake.origin}`);
-  return { origin, mailbox: `http://127.0.0.1:${mailboxPort}`, fake, stop };
+  const stop = async () => {
+    await shop.stop();
+    await fake.stop();
+  };
+  try {
+    // The server said which adapter it runs, and where its API calls go.
+    expect(shop.output()).toContain(`payments: Stripe (API at ${fake.origin}`);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { origin: shop.origin, mailbox: shop.mailbox, fake, stop };
 }
 
 const test = base.extend<object, { stripeShop: StripeShop }>({
