@@ -1,21 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { adminFor, listActions, recordAction } from '@/server/admin/admin.server';
 import { createAdmin } from '@/server/admin/create-admin.server';
-import type { CookieJar, CookieOptions } from '@/server/auth/auth.port';
 import { createBuiltInAuth } from '@/server/auth/builtin.server';
 import { asService } from '@/server/db/roles.server';
+import { browser } from './browser';
 import { suiteDatabase, TEST_DATABASE_KIND } from './test-database';
-
-function browser(): CookieJar {
-  const cookies = new Map<string, string>();
-  return {
-    getAll: () => [...cookies].map(([name, value]) => ({ name, value })),
-    set(name: string, value: string, options: CookieOptions) {
-      if (options.maxAge === 0) cookies.delete(name);
-      else cookies.set(name, value);
-    },
-  };
-}
 
 const db = suiteDatabase();
 const auth = () => createBuiltInAuth({ db, secureCookies: false });

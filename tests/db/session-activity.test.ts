@@ -1,25 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { loadCart, saveCart } from '@/features/cart/cart.server';
-import type { CookieJar, CookieOptions } from '@/server/auth/auth.port';
 import { createBuiltInAuth, SESSION_COOKIE } from '@/server/auth/builtin.server';
 import { ACTIVITY_GRANULARITY_S, activeSession, IDLE_TIMEOUT_S } from '@/server/auth/session.server';
 import { tokenHash } from '@/server/auth/tokens.server';
 import { asService, asShopper } from '@/server/db/roles.server';
 import { loadCatalogueIndex } from '../unit/load-catalogue';
+import { browser } from './browser';
 import { suiteDatabase, TEST_DATABASE_KIND } from './test-database';
-
-/** A browser's cookie store, in memory. */
-function browser(): CookieJar & { cookies: Map<string, string> } {
-  const cookies = new Map<string, string>();
-  return {
-    cookies,
-    getAll: () => [...cookies].map(([name, value]) => ({ name, value })),
-    set(name: string, value: string, options: CookieOptions) {
-      if (options.maxAge === 0) cookies.delete(name);
-      else cookies.set(name, value);
-    },
-  };
-}
 
 const db = suiteDatabase();
 const auth = () => createBuiltInAuth({ db, secureCookies: false });

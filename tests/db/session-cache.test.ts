@@ -1,24 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { CookieJar, CookieOptions } from '@/server/auth/auth.port';
 import { createBuiltInAuth, SESSION_COOKIE } from '@/server/auth/builtin.server';
 import { ACTIVITY_GRANULARITY_S, activeSession } from '@/server/auth/session.server';
 import { tokenHash } from '@/server/auth/tokens.server';
 import type { Database } from '@/server/db/database.server';
 import { asService } from '@/server/db/roles.server';
+import { browser } from './browser';
 import { suiteDatabase, TEST_DATABASE_KIND } from './test-database';
-
-/** A browser's cookie store, in memory. */
-function browser(): CookieJar & { cookies: Map<string, string> } {
-  const cookies = new Map<string, string>();
-  return {
-    cookies,
-    getAll: () => [...cookies].map(([name, value]) => ({ name, value })),
-    set(name: string, value: string, options: CookieOptions) {
-      if (options.maxAge === 0) cookies.delete(name);
-      else cookies.set(name, value);
-    },
-  };
-}
 
 const db = suiteDatabase();
 let transactions = 0;
