@@ -17,7 +17,8 @@ export function newShopper(firstName = 'Maya'): TestShopper {
   return {
     firstName,
     lastName: 'Thompson',
-    email: `${firstName.toLowerCase()}.${randomBytes(4).toString('hex')}@example.com`,
+    // A first name may hold spaces or hyphens; the e-mail's local part keeps only its letters and digits.
+    email: `${firstName.toLowerCase().replace(/[^a-z0-9]/g, '') || 'shopper'}.${randomBytes(4).toString('hex')}@example.com`,
     password: 'lavender-fields-7',
   };
 }

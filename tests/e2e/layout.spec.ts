@@ -1,5 +1,40 @@
-import { expect, test } from '@playwright/test';
-import { hydrated } from './islands';
+import { expect, type Page, test } from '@playwright/test';
+import { allHydrated, hydrated } from './islands';
+import { signedInShopper } from './session';
+
+/** Smallest tap target the shop gives a control (the menu button's size, WCAG 2.5.5's 44 × 44 CSS px). */
+const TAP = 44;
+const LONG_FIRST_NAME = 'Maximiliana-Josephine Alexandr'; // 30 characters
+
+/** What a shopper would see go wrong in the header at the current viewport size. */
+async function headerProblems(page: Page): Promise<string[]> {
+  return page.evaluate((tap) => {
+    const problems: string[] = [];
+    const width = window.innerWidth;
+    const doc = document.documentElement;
+    if (doc.scrollWidth > doc.clientWidth) problems.push(`page scrolls sideways: ${doc.scrollWidth} > ${doc.clientWidth}`);
+    const shown = (el: Element | null): el is HTMLElement => el instanceof HTMLElement && el.getClientRects().length > 0;
+    const oneLine = (el: HTMLElement) => {
+      const style = getComputedStyle(el);
+      const content = el.clientHeight - Number.parseFloat(style.paddingTop) - Number.parseFloat(style.paddingBottom);
+      return content < 1.5 * Number.parseFloat(style.lineHeight);
+    };
+    for (const selector of ['.cart-badge', '.menu-button', '.account-button']) {
+      const el = document.querySelector(selector);
+      if (!shown(el)) continue;
+      const box = el.getBoundingClientRect();
+      if (box.left < 0 || box.right > width) problems.push(`${selector} not fully on screen: ${box.left}–${box.right}`);
+      if (box.width < tap || box.height < tap) problems.push(`${selector} is ${box.width} × ${box.height}`);
+    }
+    const greeting = document.querySelector('.online-indicator .greeting');
+    if (!shown(greeting)) problems.push('no greeting');
+    else if (!oneLine(greeting)) problems.push(`greeting wraps: ${greeting.clientHeight} px high`);
+    for (const link of document.querySelectorAll('.nav-desktop a')) {
+      if (shown(link) && !oneLine(link)) problems.push(`'${link.textContent}' wraps`);
+    }
+    return problems;
+  }, TAP);
+}
 
 test.describe('site layout', () => {
   test('guests see Home, Collections, About and Contact, but not My Orders or Wishlist', async ({ page }) => {
@@ -81,6 +116,42 @@ test.describe('site layout', () => {
     await page.keyboard.press('Escape');
     await expect(page.locator('.nav-mobile')).toBeHidden();
     await expect(button).toBeFocused();
+  });
+
+  test('the header fits a signed-in shopper with a long first name on a 320 px phone, a 390 px phone and a desktop', async ({
+    page,
+    baseURL,
+  }) => {
+    await signedInShopper(page.request, baseURL ?? '', LONG_FIRST_NAME);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/about');
+    await allHydrated(page);
+    await expect(page.getByTestId('online-indicator')).toContainText(LONG_FIRST_NAME);
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 320, height: 640 },
+      { width: 1280, height: 800 },
+    ]) {
+      await page.setViewportSize(viewport);
+      expect(await headerProblems(page), `${viewport.width} px`).toEqual([]);
+    }
+    // Nor anywhere in between: the header switches layouts on the way.
+    for (let width = 320; width <= 1440; width += 40) {
+      await page.setViewportSize({ width, height: 800 });
+      expect(await headerProblems(page), `${width} px`).toEqual([]);
+    }
+    // The whole name stays available to assistive technology (and as a tooltip) however short the greeting is cut.
+    await page.setViewportSize({ width: 320, height: 640 });
+    await expect(page.getByTestId('online-indicator')).toHaveAttribute('title', `Online: ${LONG_FIRST_NAME}`);
+
+    // On a phone, Log out waits in the menu rather than crowding the row.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const banner = page.getByRole('banner');
+    await banner.getByRole('button', { name: 'Menu' }).click();
+    await page.locator('.nav-mobile').getByRole('button', { name: 'Log out' }).click();
+    await expect(page.getByTestId('online-indicator')).toHaveText('Guest');
+    await expect(page.locator('.nav-mobile')).toBeHidden();
+    await expect(banner.getByRole('button', { name: 'Log in' })).toBeVisible();
   });
 
   test('the footer newsletter asks a guest to log in', async ({ page }) => {

@@ -20,6 +20,7 @@ export default function SiteNav({ pathname }: Props) {
   const links = navLinks(user !== null);
 
   async function signOut() {
+    setOpen(false);
     // A missing session on the server is not an error (spec section 8): the browser forgets the shopper either way.
     await api('/api/auth/logout', {});
     clearPrivateState();
@@ -55,15 +56,27 @@ export default function SiteNav({ pathname }: Props) {
     </ul>
   );
 
+  const greeting = user ? `Online: ${displayName(user)}` : 'Guest';
+
   return (
     <nav className="site-nav" aria-label="Main">
       <div className="nav-desktop">{list}</div>
-      <span className="online-indicator" data-testid="online-indicator">
+      {/* Any name fits: the greeting is cut short with an ellipsis (the whole of it stays in the tooltip and the text). */}
+      <span className="online-indicator" data-testid="online-indicator" title={user ? greeting : undefined}>
         <span className={user ? 'dot dot-online' : 'dot'} aria-hidden="true" />
-        {user ? `Online: ${displayName(user)}` : 'Guest'}
+        <span className="greeting">
+          {user ? (
+            <>
+              <span className="greeting-status">Online: </span>
+              {displayName(user)}
+            </>
+          ) : (
+            greeting
+          )}
+        </span>
       </span>
       {user ? (
-        <button type="button" className="account-button" onClick={signOut}>
+        <button type="button" className="account-button account-button-out" onClick={signOut}>
           Log out
         </button>
       ) : (
@@ -86,6 +99,12 @@ export default function SiteNav({ pathname }: Props) {
       </button>
       <div id={panelId} className="nav-mobile" hidden={!open}>
         {list}
+        {/* On a narrow phone, Log out moves here from the header row, so the greeting keeps room for the name. */}
+        {user && (
+          <button type="button" className="account-button menu-log-out" onClick={signOut}>
+            Log out
+          </button>
+        )}
       </div>
     </nav>
   );
