@@ -118,6 +118,40 @@ test.describe('cart', () => {
     await expect(page.getByTestId('cart-count')).toHaveText('0');
   });
 
+  test('on a phone the drawer’s list never scrolls sideways, before or after − / +, and shows every picture whole', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await addFromProductPage(page, 3, { color: 'Powder Blue', size: 'XXL', quantity: 2 });
+    await addFromProductPage(page, 8, { quantity: 1 });
+    const drawer = await openCart(page);
+    const list = drawer.getByRole('list');
+    /** How far the list scrolls sideways, and which pictures it cuts off. */
+    const sideways = () =>
+      list.evaluate((ul) => {
+        const box = ul.getBoundingClientRect();
+        const cut = [...ul.querySelectorAll('img')].filter((img) => {
+          const r = img.getBoundingClientRect();
+          return r.left < box.left || r.right > box.right;
+        });
+        return { overflow: ul.scrollWidth - ul.clientWidth, scrolled: ul.scrollLeft, cutPictures: cut.length };
+      });
+    const none = { overflow: 0, scrolled: 0, cutPictures: 0 };
+    expect(await sideways()).toEqual(none);
+
+    await drawer.getByRole('button', { name: 'Increase quantity of Turmeric Face Soap' }).click();
+    await expect(drawer.getByTestId('line-quantity').last()).toHaveText('2');
+    expect(await sideways()).toEqual(none);
+    await drawer.getByRole('button', { name: 'Decrease quantity of Clinical Scrubs (Powder Blue, XXL)' }).click();
+    await expect(drawer.getByTestId('line-quantity').first()).toHaveText('1');
+    expect(await sideways()).toEqual(none);
+    // Tabbing on to Remove does not slide the list either.
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await expect(drawer.getByRole('button', { name: /^Remove Clinical Scrubs/ })).toBeFocused();
+    expect(await sideways()).toEqual(none);
+  });
+
   test('the drawer works from the keyboard: Enter opens it, Escape closes it and gives focus back', async ({ page }) => {
     await addFromProductPage(page, 8, { quantity: 1 });
     await cartButton(page).focus();
