@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { orderNumber } from '@/features/orders/orders';
+import { type Order, orderNumber } from '@/features/orders/orders';
 import { hydrated } from './islands';
 import { buy } from './purchase';
 import { signedInShopper } from './session';
@@ -8,7 +8,8 @@ import { failOnce, message, openSignedIn } from './social';
 
 // The history shows orders the shopper really bought: each test buys first, through the checkout's own endpoints
 // (tests/e2e/purchase.ts), on the embedded defaults. Orders are 'processing' until the shop changes them; how other
-// stored statuses are shown, and the date filters over months, are unit-tested in src/features/orders/orders.test.ts.
+// stored statuses are shown, and the date filters over months, are unit-tested in src/features/orders/orders.test.ts;
+// one test below has the server's answer relabel the shopper's real orders as the shop would later mark them.
 
 const SCRUBS = { productId: 3, quantity: 2, selectedColor: 'blue', selectedSize: 'M' };
 
@@ -75,6 +76,33 @@ test.describe('order history', () => {
     // The rate table's test labels have no carrier page to link to: the number is shown as it is.
     await expect(oldest.getByText(/^Tracking number TEST\d{18}$/)).toBeVisible();
     await expect(page.getByText('Showing 2 of 2 orders')).toBeVisible();
+  });
+
+  test('a delivered or a cancelled order no longer says when it arrives', async ({ page, baseURL }) => {
+    const { big, small } = await shopperWithOrders(page, baseURL ?? '');
+    const { orders } = (await (await page.request.get('/api/orders')).json()) as { orders: Order[] };
+    expect(orders.map((o) => [o.status, Boolean(o.estimatedDelivery)])).toEqual([
+      ['processing', true],
+      ['processing', true],
+    ]);
+    // Only the shop moves an order on (there is no admin screen): the shopper's own two orders come back from the
+    // server as the shop would have marked them later, estimated delivery dates and all.
+    const later: Record<string, string> = { [big.id]: 'delivered', [small.id]: 'cancelled' };
+    await page.route('**/api/orders', async (route) => {
+      if (route.request().method() !== 'GET') return route.fallback();
+      const response = await route.fetch();
+      const body = (await response.json()) as { orders: Order[] };
+      for (const order of body.orders) order.status = later[order.id] ?? order.status;
+      return route.fulfill({ response, json: body });
+    });
+    await openHistory(page);
+    const [cancelled, delivered] = [cards(page).first(), cards(page).nth(1)];
+    await expect(delivered.locator('.order-status')).toHaveText('Delivered');
+    await expect(cancelled.locator('.order-status')).toHaveText('Cancelled');
+    for (const card of [delivered, cancelled]) {
+      await expect(card).toContainText('Placed');
+      await expect(card).not.toContainText('Arrives by');
+    }
   });
 
   test('filters by status, sorts by value and date, and can show everything again', async ({ page, baseURL }) => {

@@ -6,6 +6,7 @@ import { addToCart } from '../cart/cart.store';
 import { formatPrice } from '../catalog/catalog';
 import { notify } from '../toasts/toast.store';
 import {
+  arrivesBy,
   DATE_FILTERS,
   DEFAULT_VIEW,
   type HistoryView,
@@ -150,6 +151,7 @@ function Choice<V extends string>(props: {
 function OrderCard({ order }: { order: Order }) {
   const number = orderNumber(order.id);
   const status = statusOf(order.status);
+  const arrival = arrivesBy(order);
   const names = order.items.slice(0, 2).map((i) => i.name);
   const more = order.items.length - names.length;
 
@@ -169,7 +171,7 @@ function OrderCard({ order }: { order: Order }) {
       </div>
       <p className="order-meta">
         Placed {placedOn.format(new Date(order.createdAt))} · <strong>{formatPrice(order.totalCents)}</strong>
-        {order.estimatedDelivery && <> · Arrives by {deliveryOn.format(new Date(order.estimatedDelivery))}</>}
+        {arrival && <> · Arrives by {deliveryOn.format(new Date(arrival))}</>}
       </p>
       <div className="order-items">
         {order.items.slice(0, 3).map((item) => (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_VIEW, type Order, type OrderItem, orderNumber, reorderLines, statusOf, viewOrders } from './orders';
+import { arrivesBy, DEFAULT_VIEW, type Order, type OrderItem, orderNumber, reorderLines, statusOf, viewOrders } from './orders';
 
 const item = (over: Partial<OrderItem> = {}): OrderItem => ({
   productId: 8,
@@ -45,6 +45,26 @@ describe('order history rules', () => {
       [undefined, 'processing'],
     ];
     for (const [stored, shown] of table) expect(statusOf(stored), String(stored)).toBe(shown);
+  });
+
+  it('promises an arrival date only while the order is on its way: processing or shipped, never delivered or cancelled', () => {
+    const estimated = (status: string | null): Order => ({
+      ...order('g', '2026-11-20T10:00:00', 0, status),
+      estimatedDelivery: '2026-11-27',
+    });
+    const table: [string | null, string | null][] = [
+      ['processing', '2026-11-27'],
+      ['pending', '2026-11-27'],
+      [null, '2026-11-27'],
+      ['shipped', '2026-11-27'],
+      ['Shipping', '2026-11-27'],
+      ['delivered', null],
+      ['completed', null],
+      ['cancelled', null],
+      ['CANCELED', null],
+    ];
+    for (const [status, shown] of table) expect(arrivesBy(estimated(status)), String(status)).toBe(shown);
+    expect(arrivesBy(order('h', '2026-11-20T10:00:00', 0, 'shipped'))).toBeNull(); // no estimate stored
   });
 
   const now = new Date('2026-11-22T12:00:00');

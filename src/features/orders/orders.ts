@@ -67,6 +67,13 @@ export function statusOf(stored: string | null | undefined): StatusKey {
   return STATUS_ALIASES[(stored ?? '').trim().toLowerCase()] ?? 'processing';
 }
 
+/** The estimated delivery date (ISO) to show as 'Arrives by…': only while the order is on its way, not once it has
+ * been delivered or cancelled. */
+export function arrivesBy(order: Pick<Order, 'status' | 'estimatedDelivery'>): string | null {
+  const status = statusOf(order.status);
+  return status === 'processing' || status === 'shipped' ? order.estimatedDelivery : null;
+}
+
 export type StatusFilter = 'all' | StatusKey;
 export type DateFilter = 'all' | 'last30' | 'last90' | 'thisYear' | 'lastYear';
 export type SortOrder = 'newest' | 'oldest' | 'highest' | 'lowest';
