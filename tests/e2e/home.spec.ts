@@ -10,6 +10,24 @@ test.describe('home page', () => {
     }
     await expect(page.getByRole('heading', { name: 'Shop the collection' })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Clean, tested formulas' })).toBeVisible();
+    const shipping = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Shipped across the US' }) });
+    await expect(shipping).toContainText('We ship from Georgia to all 50 US states.');
+    await expect(shipping).toContainText('Shipping is free on orders of $500 or more');
+  });
+
+  test('outside the banner, nothing the shop says promises more than it does (US only, free from $500)', async ({ page }) => {
+    for (const path of ['/', '/about', '/contact', '/product/3', '/wishlist']) {
+      await page.goto(path);
+      // What a shopper reads, and what search results show, without the banner's claims (the spec's, kept as given).
+      const said = await page.evaluate(() => {
+        const body = document.body.cloneNode(true) as HTMLElement;
+        for (const hidden of body.querySelectorAll('.promo, script, style')) hidden.remove();
+        const description = document.querySelector('meta[name="description"]')?.getAttribute('content') ?? '';
+        return `${body.textContent ?? ''}\n${description}`;
+      });
+      expect(said, path).not.toMatch(/worldwide|international|ship(s|ped|ping)? anywhere|over \$500/i);
+      expect(said, path).not.toMatch(/never see or store your card/i);
+    }
   });
 
   test('category chips filter the grid without a reload', async ({ page }) => {
