@@ -111,7 +111,7 @@ async function start(): Promise<Services> {
 
   const where = config.database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.database.dir}`;
   console.log(
-    `[aurelia] database: ${where} · accounts: ${auth.name} · e-mail: ${devMailbox ? `dev mailbox at ${devMailbox}/` : 'AWS SES'} · shipping: ${shipping.name} · payments: ${payments.name === 'stripe' ? stripeName(config.payments) : 'test processor (TEST MODE cards)'} · address suggestions: ${address?.name ?? 'off'}`,
+    `[aurelia] database: ${where} · accounts: ${auth.name} · e-mail: ${devMailbox ? `demo mailbox at ${devMailbox}/ (new accounts are confirmed there)` : 'AWS SES'} · shipping: ${shipping.name} · payments: ${payments.name === 'stripe' ? stripeName(config.payments) : 'test processor (TEST MODE cards)'} · address suggestions: ${address?.name ?? 'off'}`,
   );
   return { config, db, auth, mail, shipping, payments, address, nudgeOutbox: () => worker.nudge(), devMailbox };
 }

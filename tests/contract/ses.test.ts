@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DevMailbox, readDevMailbox, startDevMailbox } from '@/server/mail/dev-mailbox.server';
+import {
+  DEV_MAILBOX_TITLE,
+  type DevMailbox,
+  readDevMailbox,
+  retitleMailboxPage,
+  startDevMailbox,
+} from '@/server/mail/dev-mailbox.server';
 import type { MailMessage } from '@/server/mail/mail.port';
 import { createSesMail } from '@/server/mail/ses.server';
 
@@ -74,5 +80,25 @@ describe('SES v2 adapter against aws-ses-v2-local', () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => silent.close(() => resolve()));
     }
+  });
+});
+
+describe('the dev mailbox page', () => {
+  it('is the shop’s demo mailbox to a shopper, not a developer tool, and still lists what was sent', async () => {
+    const response = await fetch(`${box.endpoint}/`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    const page = await response.text();
+    expect(DEV_MAILBOX_TITLE).toBe('Aurelia demo mailbox');
+    expect(page).toContain(`<title>${DEV_MAILBOX_TITLE}</title>`);
+    expect(page).toContain(`<h1>${DEV_MAILBOX_TITLE}</h1>`);
+    expect(page).toMatch(/to confirm a new account/);
+    expect(page).not.toMatch(/<title>[^<]*aws-ses|<h1>[^<]*aws-ses/i);
+    // The package's own viewer, which lists the mail from GET /store, is what the page still runs.
+    expect(page).toContain('fetch(`/store?since=');
+  });
+
+  it('refuses to start with a page it cannot retitle (a package upgrade must not bring the old title back)', () => {
+    expect(() => retitleMailboxPage('<html><body>mail</body></html>')).toThrow(/update retitleMailboxPage/);
   });
 });

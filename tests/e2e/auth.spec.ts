@@ -19,6 +19,20 @@ test.describe('accounts', () => {
     await expect(dialog).toBeHidden();
   });
 
+  test('a new shopper finds their confirmation e-mail in the shop’s demo mailbox, titled as such', async ({ page, baseURL }) => {
+    const shopper = newShopper('Noor');
+    const signup = await page.request.post('/api/auth/signup', {
+      headers: { origin: baseURL ?? '' },
+      data: { ...shopper, confirmPassword: shopper.password },
+    });
+    expect(signup.ok()).toBe(true);
+    await page.goto(`http://127.0.0.1:${process.env.E2E_MAILBOX_PORT}/`);
+    await expect(page).toHaveTitle('Aurelia demo mailbox');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Aurelia demo mailbox');
+    await expect(page.getByText('This demo shop sends no real e-mail')).toBeVisible();
+    await expect(page.getByText(shopper.email).first()).toBeVisible();
+  });
+
   test('sign up → verify from the mailbox → log in → log out', async ({ page }) => {
     const shopper = newShopper('Maya');
     await signUpAndVerify(page, shopper);

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { z } from 'astro/zod';
 
 /** A running dev mailbox: point the SES adapter at `endpoint`; open it in a browser to read what was sent. */
@@ -15,6 +15,46 @@ export interface DevMail {
   text: string;
   html: string;
   at: Date;
+}
+
+/** The mailbox page's title and heading: on the embedded defaults a new shopper confirms their account from it. */
+export const DEV_MAILBOX_TITLE = 'Aurelia demo mailbox';
+
+const DEV_MAILBOX_LEAD =
+  'This demo shop sends no real e-mail: everything it sends arrives here instead. Find “Confirm your Aurelia account”, ' +
+  'press Toggle HTML view and follow its link to confirm a new account; password resets and order e-mails land here too.';
+
+/**
+ * The package's viewer page (it lists the mail from GET /store) with the shop's title, heading and a line saying what
+ * the page is for. Throws if the page no longer has the parts it replaces: a package upgrade must not quietly bring
+ * back a developer tool's title.
+ */
+export function retitleMailboxPage(html: string): string {
+  const parts = [
+    [/<title>[^<]*<\/title>/, `<title>${DEV_MAILBOX_TITLE}</title>`],
+    [/<h1>[^<]*<\/h1>/, `<h1>${DEV_MAILBOX_TITLE}</h1>`],
+    [/<div id="content"><\/div>/, `<p>${DEV_MAILBOX_LEAD}</p>\n    <div id="content"></div>`],
+  ] as const;
+  return parts.reduce((page, [pattern, replacement]) => {
+    if (!pattern.test(page)) throw new Error(`The dev mailbox page has no ${pattern.source}: update retitleMailboxPage`);
+    return page.replace(pattern, replacement);
+  }, html);
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Serves `page` at GET / and hands every other request to the package's own handlers. */
+function serveOwnPage(server: Server, page: string): void {
+  const handlers = server.listeners('request') as Handler[];
+  server.removeAllListeners('request');
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method === 'GET' && new URL(req.url ?? '/', 'http://mailbox').pathname === '/') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(page);
+      return;
+    }
+    for (const handler of handlers) handler.call(server, req, res);
+  });
 }
 
 type StartServer = (config?: { host?: string; port?: number }) => Promise<Server>;
@@ -82,6 +122,13 @@ export async function startDevMailbox({ host = '127.0.0.1', port }: { host?: str
   if (!(await answers(endpoint))) {
     await stop();
     throw new Error(`The dev mailbox started on ${endpoint} but does not answer ${endpoint}/health-check`);
+  }
+  try {
+    const original = await fetch(`${endpoint}/`, { signal: AbortSignal.timeout(2_000) });
+    serveOwnPage(server, retitleMailboxPage(await original.text()));
+  } catch (error) {
+    await stop();
+    throw error;
   }
   return { endpoint, stop };
 }
