@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useRef, useState } from 'react';
+import { useEarlyTaps } from '@/lib/early-taps';
 import {
   type CategoryFilter,
   categoryLabel,
@@ -26,6 +27,7 @@ export default function CatalogBrowser({ products }: Props) {
   const [filter, setFilter] = useState<CategoryFilter>('all');
   const [shown, setShown] = useState(PAGE_SIZE);
   const gridRef = useRef<HTMLUListElement>(null);
+  useEarlyTaps(gridRef);
   const likes = useStore($likes);
   const favorites = useStore($favorites).items;
 
@@ -51,7 +53,14 @@ export default function CatalogBrowser({ products }: Props) {
       <fieldset className="chips">
         <legend className="visually-hidden">Filter by category</legend>
         {FILTERS.map((f) => (
-          <button key={f} type="button" className="chip" aria-pressed={filter === f} onClick={() => choose(f)}>
+          <button
+            key={f}
+            type="button"
+            className="chip"
+            aria-pressed={filter === f}
+            onClick={() => choose(f)}
+            data-pending-action={`category-${f}`}
+          >
             {categoryLabel(f)}
           </button>
         ))}
@@ -94,6 +103,7 @@ export default function CatalogBrowser({ products }: Props) {
                 className="card-heart"
                 aria-label={saved ? `Remove ${p.name} from Wishlist` : `Add ${p.name} to Wishlist`}
                 onClick={() => toggleFavorite(p.id, SIGN_UP_TO_SAVE)}
+                data-pending-action={`favorite-${p.id}`}
               >
                 <span aria-hidden="true">{saved ? '♥' : '♡'}</span>
               </button>
@@ -103,7 +113,7 @@ export default function CatalogBrowser({ products }: Props) {
       </ul>
       {visible.length < matching.length && (
         <div className="load-more">
-          <button type="button" className="btn btn-outline" onClick={loadMore}>
+          <button type="button" className="btn btn-outline" onClick={loadMore} data-pending-action="load-more">
             Load More Products
           </button>
         </div>
