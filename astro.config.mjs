@@ -1,9 +1,11 @@
 // @ts-check
+import { createHash } from 'node:crypto';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import { defineConfig, passthroughImageService } from 'astro/config';
 import { STRIPE_SOURCES } from './scripts/csp.mjs';
+import { EARLY_TAPS_SCRIPT } from './src/lib/early-taps.inline.mjs';
 
 // Canonical URLs, Open Graph tags and the sitemap need the public origin at build time.
 const site = process.env.SITE_URL ?? `http://${process.env.HOST ?? '127.0.0.1'}:${process.env.PORT ?? '4321'}`;
@@ -80,7 +82,11 @@ export default defineConfig({
         "base-uri 'self'",
         "form-action 'self'",
       ],
-      scriptDirective: { resources: ["'self'", ...STRIPE_SOURCES['script-src']] },
+      // Astro hashes the scripts it writes itself; our one inline script (BaseLayout's early taps) is hashed here.
+      scriptDirective: {
+        resources: ["'self'", ...STRIPE_SOURCES['script-src']],
+        hashes: [`sha256-${createHash('sha256').update(EARLY_TAPS_SCRIPT).digest('base64')}`],
+      },
     },
   },
   devToolbar: { enabled: false },

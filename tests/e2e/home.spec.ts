@@ -73,6 +73,75 @@ test.describe('home page', () => {
     await expect(page.getByRole('link', { name: /Kojic Acid Soap/ })).toBeFocused();
   });
 
+  test('Back from a product finds the category, Load More and the card where they were', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    // Headless Chromium keeps no page in its back/forward cache, so Back loads the home page again: the harder case.
+    // (A page restored from that cache keeps the island's state and scroll position as they were.)
+    const restored: boolean[] = [];
+    await page.exposeFunction('__pageshow', (persisted: boolean) => restored.push(persisted));
+    await page.addInitScript(() =>
+      window.addEventListener('pageshow', (e) => {
+        void (window as unknown as { __pageshow: (p: boolean) => void }).__pageshow(e.persisted);
+      }),
+    );
+    await page.goto('/');
+    await hydrated(page, '.catalog');
+    const grid = page.locator('.product-grid > li');
+    const entries = await page.evaluate(() => history.length);
+
+    await page.getByRole('button', { name: 'Skincare' }).click();
+    await expect(page).toHaveURL(/\/\?category=skincare$/);
+    await page.getByRole('button', { name: 'Load More Products' }).click();
+    await expect(grid).toHaveCount(7);
+    await expect(page).toHaveURL(/\/\?category=skincare&shown=12$/);
+    // The address follows the grid without a history entry per click.
+    expect(await page.evaluate(() => history.length)).toBe(entries);
+
+    const last = grid.last().locator('a.card-link');
+    const name = (await last.locator('.card-name').textContent()) ?? '';
+    await last.scrollIntoViewIfNeeded();
+    await last.click();
+    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+    await page.goBack();
+
+    await expect(page).toHaveURL(/\/\?category=skincare&shown=12$/);
+    await expect(page.getByRole('button', { name: 'Skincare' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(grid).toHaveCount(7);
+    await expect(page.getByText('Showing 7 of 7 products')).toBeVisible();
+    await expect(grid.last()).toContainText(name);
+    await expect(grid.last()).toBeInViewport();
+    await expect(page.locator('footer')).not.toBeInViewport();
+    expect(restored).toEqual([false, false, false]);
+  });
+
+  test('a shared address opens the grid on its category and page', async ({ page }) => {
+    const grid = page.locator('.product-grid > li');
+    await page.goto('/?category=haircare');
+    await hydrated(page, '.catalog');
+    await expect(page.getByRole('button', { name: 'Haircare' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(grid).toHaveCount(1);
+    await expect(grid.first()).toContainText('12-Herb Hair Oil');
+
+    await page.goto('/?shown=12');
+    await hydrated(page, '.catalog');
+    await expect(page.getByRole('button', { name: 'All', exact: true })).toHaveAttribute('aria-pressed', 'true');
+    await expect(grid).toHaveCount(9);
+    await expect(page.getByRole('button', { name: 'Load More Products' })).toHaveCount(0);
+
+    // Back to All takes the category out of the address again.
+    await page.getByRole('button', { name: 'Haircare' }).click();
+    await expect(page).toHaveURL(/\/\?category=haircare$/);
+    await page.getByRole('button', { name: 'All', exact: true }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(grid).toHaveCount(6);
+
+    // An address the shop does not know shows everything.
+    await page.goto('/?category=shoes&shown=lots');
+    await hydrated(page, '.catalog');
+    await expect(page.getByRole('button', { name: 'All', exact: true })).toHaveAttribute('aria-pressed', 'true');
+    await expect(grid).toHaveCount(6);
+  });
+
   test('a card opens its product page', async ({ page }) => {
     await page.goto('/');
     await page.getByRole('link', { name: /Turmeric Body Butter/ }).click();

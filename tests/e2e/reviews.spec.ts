@@ -268,4 +268,50 @@ test.describe('reviews', () => {
     });
     expect(ld.name).toBe('Turmeric Face Soap');
   });
+
+  test('the rating by the title follows approved reviews without scrolling, from the one request the list uses too', async ({
+    page,
+    request,
+  }) => {
+    // The build's page carries the catalogue's numbers (5, 4 and 5), so that is the first paint.
+    const html = await (await request.get('/product/8')).text();
+    expect(html).toMatch(/class="product-rating"[\s\S]*?3 reviews/);
+
+    const asked: string[] = [];
+    await page.route('**/api/reviews?productId=8', (route) => {
+      asked.push(route.request().url());
+      return route.fulfill({
+        json: {
+          reviews: [
+            {
+              id: '5b1d3c7e-2222-4c1e-9a53-5a6b7c8d9e02',
+              author: 'ra***@example.com',
+              rating: 1,
+              comment: 'Too drying for me.',
+              date: '2026-11-21T08:00:00.000Z',
+              verified: false,
+              pending: false,
+            },
+          ],
+          approved: { count: 1, ratingSum: 1 },
+        },
+      });
+    });
+    await page.goto('/product/8');
+    const top = page.locator('.product-rating');
+    // 5 + 4 + 5 + 1 = 15 over 4 reviews = 3.75 → 4 stars; the reviews section is still far below the fold.
+    await expect(top.getByRole('link', { name: /4 reviews/ })).toBeVisible();
+    await expect(top.getByRole('link', { name: /4 reviews/ }).getByRole('img')).toHaveAccessibleName('4 out of 5 stars');
+    await expect(top.getByText('3 reviews')).toHaveCount(0);
+    await expect(page.locator('#reviews')).not.toBeInViewport();
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    const ld = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}');
+    expect(ld.aggregateRating).toMatchObject({ ratingValue: 3.8, reviewCount: 4 });
+
+    // Scrolling down to the reviews shows the same numbers, without asking again.
+    await hydrated(page, '.review-form-place');
+    await expect(page.locator('.reviews-live .reviews-summary')).toContainText('Average of 4 reviews');
+    await expect(page.locator('.reviews-live .review').first()).toContainText('Too drying for me.');
+    expect(asked).toHaveLength(1);
+  });
 });

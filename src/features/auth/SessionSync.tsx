@@ -5,7 +5,7 @@ import { notify } from '../toasts/toast.store';
 import type { UserAnswer } from './auth';
 import { AUTH_MESSAGES } from './auth.rules';
 import { $authModal, $user } from './auth.store';
-import { clearPrivateState } from './session.client';
+import { clearPrivateState, knownUser } from './session.client';
 
 /** Spec section 6 and 9: session re-checked every 3 minutes, idle sign-out after 15 minutes. */
 export const SESSION_CHECK_MS = 3 * 60 * 1000;
@@ -21,9 +21,7 @@ export default function SessionSync() {
 
   // Who is signed in, and what a verification link said.
   useEffect(() => {
-    api<UserAnswer>('/api/auth/session').then((r) => {
-      if (r.ok) $user.set(r.data.user);
-    });
+    void knownUser();
     const params = new URLSearchParams(window.location.search);
     const verified = params.get('verified');
     if (verified !== null) {

@@ -1,3 +1,5 @@
+import { api } from '@/lib/api';
+import type { SessionUser, UserAnswer } from './auth';
 import { $authModal, $user } from './auth.store';
 
 /**
@@ -7,4 +9,22 @@ import { $authModal, $user } from './auth.store';
 export function clearPrivateState(): void {
   $user.set(null);
   $authModal.set('closed');
+}
+
+let firstAnswer: Promise<unknown> | undefined;
+
+/**
+ * The shopper, once the server has said who is signed in. Until its first answer $user is null for everyone, so an
+ * action that needs an account and is taken early (a tap held while the page loaded, replayed the moment the island
+ * is live) would tell a signed-in shopper to log in. The page asks once, whoever needs it first (SessionSync on load,
+ * or such an action); a sign-in or sign-out afterwards is already in $user.
+ */
+export async function knownUser(): Promise<SessionUser | null> {
+  if (!$user.get()) {
+    firstAnswer ??= api<UserAnswer>('/api/auth/session').then((r) => {
+      if (r.ok && !$user.get()) $user.set(r.data.user);
+    });
+    await firstAnswer;
+  }
+  return $user.get();
 }

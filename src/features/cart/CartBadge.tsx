@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { type ComponentType, useEffect, useRef, useState } from 'react';
+import { useEarlyTaps } from '@/lib/early-taps';
 import { $user } from '../auth/auth.store';
 import type { CartDrawerProps } from './CartDrawer';
 import { type CartLine, type CartProduct, itemCount } from './cart';
@@ -22,6 +23,7 @@ export default function CartBadge({ products }: Props) {
   const [open, setOpen] = useState(false);
   const [Drawer, setDrawer] = useState<ComponentType<CartDrawerProps>>();
   const button = useRef<HTMLButtonElement>(null);
+  useEarlyTaps(button);
 
   // A signed-in shopper's cart is saved to their account; that code loads only once someone has signed in.
   useEffect(() => {
@@ -39,6 +41,7 @@ export default function CartBadge({ products }: Props) {
         type="button"
         className="cart-badge"
         aria-haspopup="dialog"
+        data-pending-action="cart"
         onClick={() => {
           setOpen(true);
           lazy().then((m) => setDrawer(() => m.CartDrawer), Boolean);

@@ -1,6 +1,7 @@
 import { atom, onMount } from 'nanostores';
 import { api } from '@/lib/api';
 import { $user } from '../auth/auth.store';
+import { knownUser } from '../auth/session.client';
 import { notify } from '../toasts/toast.store';
 import { ADD_FAILED, ALREADY_FAVORITE, type Favorite, REMOVE_FAILED } from './favorites';
 
@@ -40,7 +41,7 @@ const pendingFavorites = new Set<number>();
  * where the shopper pressed (product page or card), shown to guests and when the server says the session has ended.
  */
 export async function toggleFavorite(productId: number, guestMessage: string): Promise<void> {
-  if (!$user.get()) return notify.error(guestMessage);
+  if (!(await knownUser())) return notify.error(guestMessage);
   // One request per product at a time: a double click neither saves twice nor removes what it just saved.
   if (pendingFavorites.has(productId)) return;
   pendingFavorites.add(productId);

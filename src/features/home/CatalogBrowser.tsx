@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useEarlyTaps } from '@/lib/early-taps';
 import {
   type CategoryFilter,
   categoryLabel,
@@ -14,6 +15,7 @@ import '../favorites/favorites.css';
 import { $favorites, toggleFavorite } from '../favorites/favorites.store';
 import { shownLikes } from '../likes/likes';
 import { $likes } from '../likes/likes.store';
+import { type CatalogView, catalogSearch, DEFAULT_VIEW, readCatalogView } from './catalog-view';
 
 interface Props {
   products: ProductCard[];
@@ -21,25 +23,55 @@ interface Props {
 
 const FILTERS: CategoryFilter[] = ['all', ...MAIN_CATEGORIES];
 
-/** Category chips, the product grid and 'Load More Products': filtering and paging happen in the page, without a reload. */
+/** Where the page was scrolled when the shopper left it, kept in the page's history entry for Back. */
+const SCROLL_KEY = 'catalogScrollY';
+
+/**
+ * Category chips, the product grid and 'Load More Products': filtering and paging happen in the page, without a
+ * reload. The view is also in the address (catalog-view.ts), so a link can share it and Back comes back to it.
+ */
 export default function CatalogBrowser({ products }: Props) {
-  const [filter, setFilter] = useState<CategoryFilter>('all');
-  const [shown, setShown] = useState(PAGE_SIZE);
+  // The build renders the default view; the address's own is taken over once the island is live.
+  const [{ filter, shown }, setView] = useState<CatalogView>(DEFAULT_VIEW);
+  const [restored, setRestored] = useState(false);
   const gridRef = useRef<HTMLUListElement>(null);
+  // A tap held while the page loaded acts on the view the shopper sees, so it waits for the address's.
+  useEarlyTaps(gridRef, restored);
   const likes = useStore($likes);
   const favorites = useStore($favorites).items;
 
   const matching = filterByCategory(products, filter);
   const visible = matching.slice(0, shown);
 
+  useEffect(() => {
+    setView(readCatalogView(window.location.search, (f) => filterByCategory(products, f).length));
+    setRestored(true);
+    // When Back loads the page again, the browser puts the scroll position back before this island has grown the
+    // grid to what it was, and lands too high or at the footer: remember it on leaving, and put it back below.
+    const remember = () => history.replaceState({ ...history.state, [SCROLL_KEY]: window.scrollY }, '');
+    window.addEventListener('pagehide', remember);
+    return () => window.removeEventListener('pagehide', remember);
+  }, [products]);
+
+  useEffect(() => {
+    const y: unknown = history.state?.[SCROLL_KEY];
+    if (restored && typeof y === 'number') window.scrollTo(0, y);
+  }, [restored]);
+
+  /** Shows a view and writes it into the address: replaced, not pushed, so Back still leaves the page. */
+  function show(view: CatalogView) {
+    setView(view);
+    const { pathname, search, hash } = window.location;
+    history.replaceState(history.state, '', `${pathname}${catalogSearch(search, view)}${hash}`);
+  }
+
   function choose(next: CategoryFilter) {
-    setFilter(next);
-    setShown(PAGE_SIZE);
+    show({ filter: next, shown: PAGE_SIZE });
   }
 
   function loadMore() {
     const firstNew = shown;
-    setShown((n) => n + PAGE_SIZE);
+    show({ filter, shown: shown + PAGE_SIZE });
     // Keyboard users land on the first card that just appeared instead of losing their place.
     requestAnimationFrame(() => {
       gridRef.current?.querySelectorAll<HTMLAnchorElement>('a.card-link')[firstNew]?.focus();
@@ -51,7 +83,14 @@ export default function CatalogBrowser({ products }: Props) {
       <fieldset className="chips">
         <legend className="visually-hidden">Filter by category</legend>
         {FILTERS.map((f) => (
-          <button key={f} type="button" className="chip" aria-pressed={filter === f} onClick={() => choose(f)}>
+          <button
+            key={f}
+            type="button"
+            className="chip"
+            aria-pressed={filter === f}
+            onClick={() => choose(f)}
+            data-pending-action={`category-${f}`}
+          >
             {categoryLabel(f)}
           </button>
         ))}
@@ -94,6 +133,7 @@ export default function CatalogBrowser({ products }: Props) {
                 className="card-heart"
                 aria-label={saved ? `Remove ${p.name} from Wishlist` : `Add ${p.name} to Wishlist`}
                 onClick={() => toggleFavorite(p.id, SIGN_UP_TO_SAVE)}
+                data-pending-action={`favorite-${p.id}`}
               >
                 <span aria-hidden="true">{saved ? '♥' : '♡'}</span>
               </button>
@@ -103,7 +143,7 @@ export default function CatalogBrowser({ products }: Props) {
       </ul>
       {visible.length < matching.length && (
         <div className="load-more">
-          <button type="button" className="btn btn-outline" onClick={loadMore}>
+          <button type="button" className="btn btn-outline" onClick={loadMore} data-pending-action="load-more">
             Load More Products
           </button>
         </div>

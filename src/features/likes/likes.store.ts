@@ -1,6 +1,7 @@
 import { atom, onMount } from 'nanostores';
 import { api } from '@/lib/api';
 import { $user } from '../auth/auth.store';
+import { knownUser } from '../auth/session.client';
 import { notify } from '../toasts/toast.store';
 import { LIKE_FAILED, type LikeAnswer, type LikesSummary, LOGIN_TO_LIKE, withLike } from './likes';
 
@@ -23,7 +24,7 @@ const pendingLikes = new Set<number>();
 
 /** Likes or unlikes a product: the count changes at once and goes back if the server refuses. */
 export async function toggleLike(productId: number): Promise<void> {
-  if (!$user.get()) return notify.error(LOGIN_TO_LIKE);
+  if (!(await knownUser())) return notify.error(LOGIN_TO_LIKE);
   // One request per product at a time, so a double click cannot leave the server and the page disagreeing.
   if (pendingLikes.has(productId)) return;
   pendingLikes.add(productId);

@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState } from 'react';
+import { useEarlyTaps } from '@/lib/early-taps';
 import { QUANTITY_CHOICES } from '../cart/cart';
 import { addToCart } from '../cart/cart.store';
 import { LOGIN_TO_SAVE } from '../favorites/favorites';
@@ -24,6 +25,7 @@ export default function ProductPurchase({ productId, name, colors, sizes, inStoc
   const [problem, setProblem] = useState<string | null>(null);
   const colorName = colors.find((c) => c.value === color)?.name;
   const root = useRef<HTMLDivElement>(null);
+  const [tookOver, setTookOver] = useState(false);
 
   // Choices made before this island hydrated are in the page's form controls (React leaves them alone) but not in
   // its state: take them over, so a quick shopper on a slow phone does not lose them.
@@ -35,7 +37,10 @@ export default function ProductPurchase({ productId, name, colors, sizes, inStoc
     if (early.color && !$selectedColor.get()) $selectedColor.set(early.color);
     if (early.size) setSize(early.size);
     if (early.quantity > 1) setQuantity(early.quantity);
+    setTookOver(true);
   }, []);
+  // A tap on Add to Cart held while the page loaded counts with those choices, so it waits for them.
+  useEarlyTaps(root, tookOver);
 
   function add() {
     if (colors.length > 0 && !color) return setProblem('Please choose a colour.');
@@ -100,10 +105,15 @@ export default function ProductPurchase({ productId, name, colors, sizes, inStoc
         </p>
       )}
       <div className="purchase-actions">
-        <button type="button" className="btn" onClick={add} disabled={!inStock}>
+        <button type="button" className="btn" onClick={add} disabled={!inStock} data-pending-action="add-to-cart">
           {inStock ? 'Add to Cart' : 'Out of Stock'}
         </button>
-        <button type="button" className="btn btn-outline" onClick={() => toggleFavorite(productId, LOGIN_TO_SAVE)}>
+        <button
+          type="button"
+          className="btn btn-outline"
+          onClick={() => toggleFavorite(productId, LOGIN_TO_SAVE)}
+          data-pending-action="wishlist"
+        >
           {saved ? 'Remove from Wishlist' : 'Add to Wishlist'}
         </button>
       </div>

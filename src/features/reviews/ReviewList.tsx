@@ -1,8 +1,5 @@
-import { useEffect, useState } from 'react';
-import { createPortal } from 'react-dom';
-import { withAggregateRating } from '../catalog/jsonld';
-import { starCount } from '../catalog/rating';
 import { AWAITING_APPROVAL, mergeReviews, type ReviewView, reviewCount, reviewSummary, type ShopperReviews } from './reviews';
+import { Stars } from './Stars';
 
 interface Props {
   /** The catalogue's own reviews, authors already masked. */
@@ -13,44 +10,18 @@ interface Props {
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
-function Stars({ rating }: { rating: number }) {
-  const n = starCount(rating);
-  return (
-    <span className="stars" role="img" aria-label={`${n} out of 5 stars`}>
-      {'★'.repeat(n) + '☆'.repeat(5 - n)}
-    </span>
-  );
-}
-
 /**
  * The review summary and list, newest first. Rendered at build time from the catalogue alone (no JavaScript), and by
- * the reviews island once shopper reviews arrive: it then replaces the build's list (CSS hides that one), and when
- * approved shopper reviews change the numbers it updates the summary by the title and the page's JSON-LD to match.
+ * the reviews island once shopper reviews arrive: it then replaces the build's list (CSS hides that one). The rating by
+ * the title (ProductRating) shows the same numbers from the same answer.
  * Review text is rendered as text, never as markup.
  */
 export function ReviewList({ catalogue, shopper }: Props) {
-  const approved = shopper?.approved.count ?? 0;
   const { count, average } = reviewSummary(catalogue, shopper?.approved ?? { count: 0, ratingSum: 0 });
   const list = mergeReviews(catalogue, shopper?.reviews ?? []);
-  const [top, setTop] = useState<Element | null>(null);
-
-  useEffect(() => {
-    if (!approved || average === null) return;
-    setTop(document.getElementById('rating-live'));
-    const ld = document.querySelector('script[type="application/ld+json"]');
-    if (ld?.textContent) ld.textContent = withAggregateRating(ld.textContent, count, average);
-  }, [approved, count, average]);
 
   return (
     <div className={shopper ? 'reviews-live' : 'reviews-static'}>
-      {top &&
-        average !== null &&
-        createPortal(
-          <a href="#reviews">
-            <Stars rating={average} /> <span>{reviewCount(count)}</span>
-          </a>,
-          top,
-        )}
       {average !== null && (
         <p className="reviews-summary">
           <Stars rating={average} /> <span>Average of {reviewCount(count)}</span>

@@ -1,9 +1,10 @@
+import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
-import { api } from '@/lib/api';
-import { $authModal, $user } from '../auth/auth.store';
+import { $authModal } from '../auth/auth.store';
 import { useUser } from '../auth/use-user';
 import { LOGIN_TO_REVIEW } from './login-message';
-import type { ReviewView, ShopperReviews } from './reviews';
+import type { ReviewView } from './reviews';
+import { addOwnReview, shopperReviews } from './reviews.store';
 import './reviews.css';
 
 interface Props {
@@ -15,32 +16,15 @@ interface Props {
 type Parts = typeof import('./ReviewParts');
 
 /**
- * The reviews island: asks for the shopper reviews the caller may see and shows the review form or, to a guest,
+ * The reviews island: shows the shopper reviews the caller may see (reviews.store.ts) and the review form or, to a guest,
  * 'Login to leave a review'. The list and the form are loaded on first use (see ReviewParts), which keeps this small.
  */
 export default function Reviews({ productId, reviews }: Props) {
   const user = useUser();
-  const [shopper, setShopper] = useState<ShopperReviews | null>(null);
+  // The same answer the rating by the title reads (reviews.store.ts): one request for both.
+  const shopper = useStore(shopperReviews(productId));
   const [parts, setParts] = useState<Parts | null>(null);
   const needParts = Boolean(user || shopper?.reviews.length);
-
-  // Who is asking decides what comes back (their own pending reviews): ask again whenever the shopper changes.
-  useEffect(() => {
-    let viewer: string | null | undefined;
-    let latest = 0;
-    const stop = $user.subscribe((u) => {
-      if ((u?.id ?? null) === viewer) return;
-      viewer = u?.id ?? null;
-      const call = ++latest;
-      api<ShopperReviews>(`/api/reviews?productId=${productId}`).then((r) => {
-        if (call === latest && r.ok) setShopper(r.data);
-      });
-    });
-    return () => {
-      stop();
-      latest = -1;
-    };
-  }, [productId]);
 
   useEffect(() => {
     if (needParts && !parts) import('./ReviewParts').then(setParts);
@@ -59,17 +43,7 @@ export default function Reviews({ productId, reviews }: Props) {
             </button>
           </>
         ) : (
-          parts && (
-            <parts.ReviewForm
-              productId={productId}
-              onSubmitted={(review) =>
-                setShopper((s) => ({
-                  reviews: [review, ...(s?.reviews ?? [])],
-                  approved: s?.approved ?? { count: 0, ratingSum: 0 },
-                }))
-              }
-            />
-          )
+          parts && <parts.ReviewForm productId={productId} onSubmitted={(review) => addOwnReview(productId, review)} />
         )}
       </div>
     </>
