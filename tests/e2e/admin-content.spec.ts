@@ -37,6 +37,8 @@ test.describe('admin: reviews', () => {
     browser,
     baseURL,
   }) => {
+    // Two accounts and five page loads across three browsers.
+    test.slow();
     await signedInShopper(page.request, baseURL ?? '', 'Rae');
     const reviews = await openReviews(page, CREAM);
     const form = reviews.locator('form');
@@ -75,6 +77,7 @@ test.describe('admin: reviews', () => {
   });
 
   test('a rejected review is shown to nobody, its author included, and leaves the queue', async ({ page, browser, baseURL }) => {
+    test.slow();
     await signedInShopper(page.request, baseURL ?? '', 'Tom');
     const comment = `Buy from my shop instead! ${Date.now()}`;
     expect((await postReview(page.request, baseURL, { productId: CREAM, rating: 1, comment })).status()).toBe(201);
