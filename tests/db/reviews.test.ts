@@ -59,7 +59,7 @@ describe(`reviews on ${TEST_DATABASE_KIND}`, () => {
     for (const other of [ben, null]) expect(await list(other, 8)).toEqual({ reviews: [], approved: { count: 0, ratingSum: 0 } });
   });
 
-  it('once approved (service_role: approval happens outside the shop) everyone sees it and the totals count it', async () => {
+  it('once approved (as service_role, as the admin’s review queue does) everyone sees it and the totals count it', async () => {
     const first = await submit(ben, { productId: 2, rating: 2, comment: 'Too rich for me.' });
     const second = await submit(ben, { productId: 2, rating: 5, comment: 'Changed my mind in winter.' });
     if (!first.ok || !second.ok) throw new Error('submit failed');

@@ -232,6 +232,8 @@ const matrix = {
       'A pending': review(A, 202, false),
       'B approved': review(B, 101, true),
       'B pending': review(B, 202, false),
+      // Rejected by an admin: shown to nobody, its author included (it would otherwise await approval forever).
+      'A rejected': { ...review(A, 202, false), rejected_at: backdated },
     },
     select: {
       anon: ['A approved', 'B approved'],
@@ -248,6 +250,7 @@ const matrix = {
         'by A, verified': { ...newReview(A), verified: true },
         'by A, with an author': { ...newReview(A), author: 'Aurelia staff' },
         'by A, backdated': { ...newReview(A), created_at: backdated },
+        'by A, rejected': { ...newReview(A), rejected_at: backdated },
       },
       expect: {
         anon: {
@@ -258,6 +261,7 @@ const matrix = {
           'by A, verified': DENIED,
           'by A, with an author': DENIED,
           'by A, backdated': DENIED,
+          'by A, rejected': DENIED,
         },
         A: {
           'by A': OK,
@@ -267,6 +271,7 @@ const matrix = {
           'by A, verified': DENIED,
           'by A, with an author': DENIED,
           'by A, backdated': DENIED,
+          'by A, rejected': DENIED,
         },
         B: {
           'by A': RLS,
@@ -276,6 +281,7 @@ const matrix = {
           'by A, verified': DENIED,
           'by A, with an author': DENIED,
           'by A, backdated': DENIED,
+          'by A, rejected': DENIED,
         },
         service: {
           'by A': OK,
@@ -285,11 +291,17 @@ const matrix = {
           'by A, verified': OK,
           'by A, with an author': OK,
           'by A, backdated': OK,
+          'by A, rejected': OK,
         },
       },
     },
     update: {
-      set: ['is_approved = not is_approved', `comment = comment || ' (edited)'`, 'rating = 1'],
+      set: [
+        'is_approved = not is_approved, rejected_at = null',
+        'is_approved = false, rejected_at = now()',
+        `comment = comment || ' (edited)'`,
+        'rating = 1',
+      ],
       expect: { anon: DENIED, A: DENIED, B: DENIED, service: ALL },
     },
     delete: { anon: DENIED, A: DENIED, B: DENIED, service: ALL },
@@ -347,15 +359,16 @@ const matrix = {
       rows: {
         message: { name: 'Guest', email: 'guest@example.com', message: 'Do you ship to Canada?' },
         backdated: { name: 'Guest', email: 'guest@example.com', message: 'Hello', created_at: '2020-01-01T00:00:00Z' },
+        'marked read': { name: 'Guest', email: 'guest@example.com', message: 'Hello', read_at: '2020-01-01T00:00:00Z' },
       },
       expect: {
-        anon: { message: OK, backdated: DENIED },
-        A: { message: OK, backdated: DENIED },
-        B: { message: OK, backdated: DENIED },
-        service: { message: OK, backdated: OK },
+        anon: { message: OK, backdated: DENIED, 'marked read': DENIED },
+        A: { message: OK, backdated: DENIED, 'marked read': DENIED },
+        B: { message: OK, backdated: DENIED, 'marked read': DENIED },
+        service: { message: OK, backdated: OK, 'marked read': OK },
       },
     },
-    update: { set: [`message = 'edited'`], expect: { anon: DENIED, A: DENIED, B: DENIED, service: ALL } },
+    update: { set: [`message = 'edited'`, 'read_at = now()'], expect: { anon: DENIED, A: DENIED, B: DENIED, service: ALL } },
     delete: { anon: DENIED, A: DENIED, B: DENIED, service: ALL },
   }),
 
@@ -565,6 +578,28 @@ const matrix = {
       expect: serverOnly.insertExpect,
     },
     update: { set: ['amount_cents = amount_cents * 2'], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
+
+  // The admin: who is one, and what admins did. Admins act as service_role through named server paths, so no shopper
+  // may read or write either table, not even about themselves.
+  shop_admins: policy({
+    key: 'user_id::text',
+    rows: { 'A promoted': { user_id: A } },
+    select: serverOnly.select,
+    insert: { rows: { row: { user_id: B } }, expect: serverOnly.insertExpect },
+    update: { set: [`created_at = created_at - interval '1 day'`], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
+  admin_actions: policy({
+    key: 'target',
+    rows: { 'A’s approval': { admin_id: A, admin_email: userA.email, action: 'review.approve', target: 'review:a' } },
+    select: serverOnly.select,
+    insert: {
+      rows: { row: { admin_id: B, admin_email: userB.email, action: 'review.reject', target: 'review:b' } },
+      expect: serverOnly.insertExpect,
+    },
+    update: { set: [`after = '"approved"'`, `admin_email = 'someone@example.com'`], expect: serverOnly.update },
     delete: serverOnly.delete,
   }),
 } satisfies Record<string, TablePolicy<string, string>>;

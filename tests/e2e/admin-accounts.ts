@@ -2,7 +2,19 @@
  * The accounts the server under test treats as admins (playwright.config.ts passes them as ADMIN_EMAILS). Each test
  * that needs an admin signs up its own, so tests running side by side never share one. No imports: the config reads it.
  */
-export const E2E_ADMINS = ['owner', 'phone', 'a11y', 'reviews', 'orders', 'orders-2', 'messages', 'subscribers'] as const;
+export const E2E_ADMINS = [
+  'owner',
+  'phone',
+  'a11y',
+  'reviews',
+  'reviews-reject',
+  'reviews-bulk',
+  'endpoints',
+  'orders',
+  'orders-2',
+  'messages',
+  'subscribers',
+] as const;
 
 export type E2EAdmin = (typeof E2E_ADMINS)[number];
 

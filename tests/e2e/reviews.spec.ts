@@ -3,10 +3,10 @@ import { type APIRequestContext, expect, type Page, test } from '@playwright/tes
 import { hydrated } from './islands';
 import { signedInShopper } from './session';
 
-// Approval happens outside the shop (no admin role in the spec) and the server under test keeps its PGlite database
-// inside its own process, so these journeys stop at "pending"; tests/db/reviews.test.ts approves with service_role and
-// checks the review then reaches everyone. The last test here feeds the island an approved review through a routed
-// answer, to check how the page shows one.
+// These journeys stop at "pending": the shop owner approves or rejects in the admin, and
+// tests/e2e/admin-content.spec.ts follows a review through /admin/reviews onto the product page (on product 1, which
+// no journey here counts the reviews of). The last test here feeds the island an approved review through a routed
+// answer, to check how the page shows one without touching the shared database.
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
 

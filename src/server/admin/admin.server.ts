@@ -1,8 +1,10 @@
 import type { APIContext } from 'astro';
+import type { AuthPort, CookieJar } from '../auth/auth.port';
+import { activeSession } from '../auth/session.server';
 import type { Database, Sql } from '../db/database.server';
 import { asService } from '../db/roles.server';
-import { problem } from '../http.server';
-import { type ShopperContext, shopper } from '../shopper.server';
+import { cookieJar, problem } from '../http.server';
+import { getServices, type Services } from '../services.server';
 
 /** A signed-in account allowed to use the admin. */
 export interface Admin {
@@ -10,15 +12,32 @@ export interface Admin {
   email: string;
 }
 
-/** An admin endpoint's or page's caller: the admin, and their way to the database. */
-export interface AdminContext {
-  services: ShopperContext['services'];
+/** An admin endpoint's caller: the admin, and their way to the database. */
+export interface AdminCaller {
   admin: Admin;
   /**
    * Runs an admin path as service_role (architecture: admin actions are named server paths, never a loosened policy).
    * Record every change with `recordAction` in the same transaction.
    */
   run<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+}
+
+/** An admin page's caller: the admin, their way to the database, and the server's services. */
+export interface AdminContext extends AdminCaller {
+  services: Services;
+}
+
+/** What deciding on an admin needs of the services (a subset, so tests can hand in their own). */
+export interface AdminDeps {
+  db: Database;
+  auth: AuthPort;
+  adminEmails: readonly string[];
+}
+
+/** The admin deps of the running server. */
+export async function adminDeps(): Promise<AdminDeps> {
+  const { db, auth, config } = await getServices();
+  return { db, auth, adminEmails: config.adminEmails };
 }
 
 /**
@@ -38,13 +57,26 @@ export async function adminFor(db: Database, adminEmails: readonly string[], use
   return { id: userId, email: row.email };
 }
 
+/**
+ * The admin whose session cookie `jar` holds, else null (a guest or a shopper). Idle sign-out applies as to any
+ * signed-in request, and the call counts as activity.
+ */
+export async function adminOf(deps: AdminDeps, jar: CookieJar): Promise<AdminCaller | null> {
+  const session = await activeSession(deps.db, deps.auth, jar, { touch: true });
+  if (!session) return null;
+  const admin = await adminFor(deps.db, deps.adminEmails, session.user.id);
+  if (!admin) return null;
+  return { admin, run: (fn) => asService(deps.db, fn) };
+}
+
 /** The caller if they are an admin, else null (a guest or a shopper): the admin then does not exist for them. */
 export async function currentAdmin(context: Pick<APIContext, 'request' | 'cookies'>): Promise<AdminContext | null> {
-  const me = await shopper(context);
-  if (!me.session) return null;
-  const admin = await adminFor(me.services.db, me.services.config.adminEmails, me.session.user.id);
-  if (!admin) return null;
-  return { services: me.services, admin, run: (fn) => asService(me.services.db, fn) };
+  const services = await getServices();
+  const caller = await adminOf(
+    { db: services.db, auth: services.auth, adminEmails: services.config.adminEmails },
+    cookieJar(context.request, context.cookies),
+  );
+  return caller && { ...caller, services };
 }
 
 /** What a guest or shopper gets from an admin endpoint: the same 404 as a path that does not exist. */
@@ -58,6 +90,14 @@ export function adminNotFound(): Response {
  */
 export async function requireAdmin(context: Pick<APIContext, 'request' | 'cookies'>): Promise<AdminContext | Response> {
   return (await currentAdmin(context)) ?? adminNotFound();
+}
+
+/**
+ * requireAdmin for an endpoint written against AdminDeps (so tests can call it with their own database and
+ * accounts): the admin behind the request's cookies, or the 404 to return as it is.
+ */
+export async function requireAdminOf(deps: AdminDeps, jar: CookieJar): Promise<AdminCaller | Response> {
+  return (await adminOf(deps, jar)) ?? adminNotFound();
 }
 
 /** One change an admin made: what (`action`, e.g. 'review.approve'), to what (`target`), and the state before and after. */

@@ -1,0 +1,9 @@
+import type { APIRoute } from 'astro';
+import { adminDeps } from '@/server/admin/admin.server';
+import { subscribersCsvRoute } from '@/server/admin/subscribers.server';
+import { cookieJar } from '@/server/http.server';
+
+export const prerender = false;
+
+/** The newsletter list as a CSV download: the admin's alone (anyone else gets 404). */
+export const GET: APIRoute = async ({ request, cookies }) => subscribersCsvRoute(await adminDeps(), cookieJar(request, cookies));

@@ -1,0 +1,42 @@
+// Keyset paging for the admin's lists: a page ends at a row, and the next page starts after it. Unlike an offset, a
+// row that leaves the list (a review decided on) or joins it (a new message) does not shift the pages.
+
+/** Where a page of a list ordered by (time desc, id desc) ends: its last row's time (ISO, to the microsecond) and id. */
+export interface Cursor {
+  at: string;
+  id: string;
+}
+
+/**
+ * SQL for a timestamptz column as exact ISO text (PostgreSQL keeps microseconds, a JavaScript Date only milliseconds:
+ * a cursor rounded to the millisecond would skip or repeat rows).
+ */
+export const isoText = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The cursor a page's address carries (`?at=…&id=…`), or undefined for the first page (also when it is malformed). */
+export function cursorFrom(url: URL): Cursor | undefined {
+  const at = url.searchParams.get('at') ?? '';
+  const id = url.searchParams.get('id') ?? '';
+  return ISO.test(at) && UUID.test(id) && !Number.isNaN(Date.parse(at)) ? { at, id } : undefined;
+}
+
+/** The address of the page after `cursor`. */
+export function pageAfter(path: string, cursor: Cursor): string {
+  return `${path}?${new URLSearchParams({ at: cursor.at, id: cursor.id })}`;
+}
+
+/** A page of rows and the cursor of the next one (undefined on the last page). */
+export interface Page<T> {
+  rows: T[];
+  next: Cursor | undefined;
+}
+
+/** Splits `limit + 1` rows fetched into a page of `limit` and whether another follows. */
+export function toPage<T>(rows: T[], limit: number, cursorOf: (row: T) => Cursor): Page<T> {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { rows: page, next: rows.length > limit && last ? cursorOf(last) : undefined };
+}
