@@ -500,6 +500,19 @@ const matrix = {
     update: { set: [`pdf = '\\x01'::bytea`], expect: serverOnly.update },
     delete: serverOnly.delete,
   }),
+  // Refunds an admin made (issue 10): the payments adapter's answers, written and read only by the admin's paths.
+  order_refunds: policy({
+    key: 'refund_id',
+    dependsOn: ['orders', 'order_items', 'order_labels'],
+    rows: { 'A’s': { refund_id: 're_a1', order_id: orderA, amount_cents: 500, status: 'succeeded', admin_id: B } },
+    select: serverOnly.select,
+    insert: {
+      rows: { row: { refund_id: 're_b1', order_id: orderB, amount_cents: 500, status: 'succeeded' } },
+      expect: serverOnly.insertExpect,
+    },
+    update: { set: ['amount_cents = amount_cents * 2', `status = 'failed'`], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
   checkouts: policy({
     key: 'id::text',
     rows: {
@@ -565,6 +578,27 @@ const matrix = {
       expect: serverOnly.insertExpect,
     },
     update: { set: ['amount_cents = amount_cents * 2'], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
+  // The admin (issue 10): who is one, and what they did. Server-only, so no shopper can promote themselves or read or
+  // rewrite the activity log.
+  shop_admins: policy({
+    key: 'user_id::text',
+    rows: { A: { user_id: A } },
+    select: serverOnly.select,
+    insert: { rows: { row: { user_id: B } }, expect: serverOnly.insertExpect },
+    update: { set: [`created_at = created_at - interval '1 day'`], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
+  admin_actions: policy({
+    key: 'target',
+    rows: { 'A’s action': { admin_id: A, admin_email: userA.email, action: 'order.status', target: 'order:a' } },
+    select: serverOnly.select,
+    insert: {
+      rows: { row: { admin_id: B, admin_email: userB.email, action: 'order.refund', target: 'order:b' } },
+      expect: serverOnly.insertExpect,
+    },
+    update: { set: [`after = '"shipped"'::jsonb`], expect: serverOnly.update },
     delete: serverOnly.delete,
   }),
 } satisfies Record<string, TablePolicy<string, string>>;
