@@ -4,7 +4,7 @@ import { signedInAdmin } from './admins';
 import { allHydrated } from './islands';
 import { signedInShopper } from './session';
 
-const ADMIN_PAGES = ['/admin', '/admin/activity'];
+const ADMIN_PAGES = ['/admin', '/admin/activity', '/admin/orders'];
 
 test.describe('admin', () => {
   test('does not exist for a guest or a shopper: the site’s 404 page, never cached', async ({ page, baseURL }) => {
@@ -37,6 +37,8 @@ test.describe('admin', () => {
   });
 
   test('fits a phone and has no WCAG 2.2 AA violations', async ({ page, baseURL }) => {
+    // axe on every admin page, one after another.
+    test.slow();
     await signedInAdmin(page.request, baseURL ?? '', 'a11y');
     await page.setViewportSize({ width: 390, height: 844 });
     for (const path of ADMIN_PAGES) {

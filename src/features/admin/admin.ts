@@ -1,11 +1,14 @@
+import { ORDER_ACTION_LABELS } from './order-admin';
+
 /** The admin's sections, in the order of its navigation. */
 export const ADMIN_SECTIONS = [
   { href: '/admin', label: 'Overview' },
+  { href: '/admin/orders', label: 'Orders' },
   { href: '/admin/activity', label: 'Activity' },
 ] as const;
 
 /** An admin action's name as the activity log shows it ('review.approve' → 'Review approved'). */
-export const ACTION_LABELS: Record<string, string> = {};
+export const ACTION_LABELS: Record<string, string> = { ...ORDER_ACTION_LABELS };
 
 export function actionLabel(action: string): string {
   return ACTION_LABELS[action] ?? action;

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { orderNumber, STATUS_LABELS, type StatusKey } from '../orders/orders';
 import {
+  centsToDollars,
   containsPattern,
+  dollarsToCents,
   NEXT_STATUSES,
   orderListQuery,
   orderSearch,
@@ -80,5 +82,16 @@ describe('refund idempotency keys', () => {
     expect(refundKey(id, 0)).not.toBe(refundKey(id, 500));
     expect(refundKey(id, 0)).not.toBe(refundKey(id, 0, 500));
     expect(refundKey(id, 0, 500)).toBe(`refund:${id}:0:500`);
+  });
+});
+
+describe('refund amounts typed in dollars', () => {
+  it('become cents; anything else is refused', () => {
+    expect(dollarsToCents('12')).toBe(1200);
+    expect(dollarsToCents(' 12.5 ')).toBe(1250);
+    expect(dollarsToCents('$1,012.05')).toBe(101_205);
+    expect(dollarsToCents('0.01')).toBe(1);
+    for (const bad of ['', '0', '0.00', '-5', '1.234', 'ten', '1e3', '12.']) expect(dollarsToCents(bad), bad).toBeNull();
+    expect(centsToDollars(13_035)).toBe('130.35');
   });
 });

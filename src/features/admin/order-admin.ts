@@ -124,6 +124,21 @@ export function refundKey(orderId: string, refundedCents: number, amountCents?: 
   return `refund:${orderId}:${refundedCents}:${amountCents ?? 'rest'}`;
 }
 
+/**
+ * A refund amount typed in dollars ('12', '12.5', '12.50', '$1,012.50') as cents, or null when it is not an amount of
+ * at least one cent.
+ */
+export function dollarsToCents(text: string): number | null {
+  const plain = text.trim().replace(/^\$/, '').replace(/,/g, '');
+  if (!/^\d{1,7}(\.\d{1,2})?$/.test(plain)) return null;
+  const [whole = '0', fraction = ''] = plain.split('.');
+  const cents = Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+  return cents > 0 ? cents : null;
+}
+
+/** Cents as the dollars an amount field shows ('12.50'). */
+export const centsToDollars = (cents: number) => (cents / 100).toFixed(2);
+
 /** Where an outbox job of an order stands, as the order page shows it. */
 export type JobState = 'done' | 'running' | 'waiting' | 'retrying' | 'failed';
 
