@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { orderNumber } from '@/features/orders/orders';
+import { waitForMail } from './accounts';
 import type { E2EAdmin } from './admin-accounts';
 import { signedInAdmin } from './admins';
 import { allHydrated, hydrated } from './islands';
@@ -66,7 +67,9 @@ test.describe('the admin’s orders', () => {
     await expect(status).toHaveCSS('color', 'rgb(26, 76, 133)');
     await expect(status).toHaveCSS('background-color', 'rgb(222, 235, 250)');
 
-    // The action is in the activity log, and the shipped e-mail among the order's jobs.
+    // The shopper is told, once, with a link to the order's page; the action is in the activity log.
+    const mail = await waitForMail('ada@example.com', new RegExp(`^Your Aurelia order ${orderNumber(order.id)} has shipped$`));
+    expect(mail.link).toMatch(/^\/order\?token=/);
     await admin.reload();
     await expect(admin.getByText('Shipped e-mail to the customer')).toBeVisible();
     await admin.goto('/admin/activity');
