@@ -11,12 +11,12 @@ import { EARLY_TAPS_SCRIPT } from './src/lib/early-taps.inline.mjs';
 const site = process.env.SITE_URL ?? `http://${process.env.HOST ?? '127.0.0.1'}:${process.env.PORT ?? '4321'}`;
 
 /**
- * What only one page other than the product pages loads: those islands, and the modules only they use. They stay out
- * of the shared chunk, which every page loads.
+ * What only one page other than the product pages loads: those islands (the admin's too), and the modules only they
+ * use. They stay out of the shared chunk, which every page loads.
  */
 const PAGE_ONLY = [
   /[\\/](CatalogBrowser|Wishlist|OrderHistory|ContactForm|ResetPasswordForm)\.tsx$/,
-  /[\\/]features[\\/](orders|contact)[\\/]/,
+  /[\\/]features[\\/](orders|contact|admin)[\\/]/,
   /[\\/]features[\\/]favorites[\\/]wishlist\./,
 ];
 

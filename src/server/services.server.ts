@@ -1,7 +1,7 @@
 import type { SessionUser } from '@/features/auth/auth';
 import { getProducts } from '@/features/catalog/catalog.server';
 import { syncCatalogue } from '@/features/catalog/catalog-sync.server';
-import { labelJob, orderEmailJob } from '@/features/checkout/fulfilment.server';
+import { labelJob, orderEmailJob, shippedEmailJob } from '@/features/checkout/fulfilment.server';
 import { reconcilePayments } from '@/features/checkout/payment-events.server';
 import type { AddressPort } from './address/address.port';
 import { createAddressSuggestions } from './address/address.server';
@@ -83,6 +83,7 @@ async function start(): Promise<Services> {
       email: (message) => mail.send(message),
       'order-label': labelJob({ db, shipping, publicOrigin }),
       'order-email': orderEmailJob({ db, mail, publicOrigin, shopEmail: config.shopEmail }),
+      'order-shipped-email': shippedEmailJob({ db, mail, publicOrigin }),
     } satisfies JobHandlers),
     { intervalMs: 5000 },
   );

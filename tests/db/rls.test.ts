@@ -513,6 +513,19 @@ const matrix = {
     update: { set: [`pdf = '\\x01'::bytea`], expect: serverOnly.update },
     delete: serverOnly.delete,
   }),
+  // Refunds an admin made (issue 10): the payments adapter's answers, written and read only by the admin's paths.
+  order_refunds: policy({
+    key: 'refund_id',
+    dependsOn: ['orders', 'order_items', 'order_labels'],
+    rows: { 'A’s': { refund_id: 're_a1', order_id: orderA, amount_cents: 500, status: 'succeeded', admin_id: B } },
+    select: serverOnly.select,
+    insert: {
+      rows: { row: { refund_id: 're_b1', order_id: orderB, amount_cents: 500, status: 'succeeded' } },
+      expect: serverOnly.insertExpect,
+    },
+    update: { set: ['amount_cents = amount_cents * 2', `status = 'failed'`], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
   checkouts: policy({
     key: 'id::text',
     rows: {

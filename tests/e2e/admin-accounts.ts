@@ -1,6 +1,7 @@
 /**
  * The accounts the server under test treats as admins (playwright.config.ts passes them as ADMIN_EMAILS). Each test
- * that needs an admin signs up its own, so tests running side by side never share one. No imports: the config reads it.
+ * that needs an admin signs up its own, so tests running side by side never share one. No name may end with another
+ * (the mailbox is searched by a substring of the address: 'x-a11y@…' holds 'a11y@…'). No imports: the config reads it.
  */
 export const E2E_ADMINS = [
   'owner',
@@ -12,6 +13,8 @@ export const E2E_ADMINS = [
   'endpoints',
   'orders',
   'orders-2',
+  'orders-3',
+  'orders-4',
   'messages',
   'subscribers',
 ] as const;

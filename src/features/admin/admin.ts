@@ -1,9 +1,12 @@
+import { ORDER_ACTION_LABELS } from './order-admin';
+
 /** What the navigation counts beside a section's name (see AdminLayout). */
 export type NavCount = 'pendingReviews' | 'unreadMessages';
 
 /** The admin's sections, in the order of its navigation, and what each counts (the work waiting there). */
 export const ADMIN_SECTIONS: readonly { href: string; label: string; count?: { of: NavCount; what: string } }[] = [
   { href: '/admin', label: 'Overview' },
+  { href: '/admin/orders', label: 'Orders' },
   { href: '/admin/reviews', label: 'Reviews', count: { of: 'pendingReviews', what: 'awaiting approval' } },
   { href: '/admin/messages', label: 'Messages', count: { of: 'unreadMessages', what: 'unread' } },
   { href: '/admin/subscribers', label: 'Subscribers' },
@@ -17,6 +20,7 @@ export const ACTION_LABELS: Record<string, string> = {
   'message.read': 'Message marked read',
   'message.unread': 'Message marked unread',
   'subscribers.export': 'Subscribers exported',
+  ...ORDER_ACTION_LABELS,
 };
 
 export function actionLabel(action: string): string {

@@ -161,6 +161,22 @@ export function orderEmailJob(deps: { db: Database; mail: MailPort; publicOrigin
   };
 }
 
+/**
+ * The 'order-shipped-email' job: tells the shopper their order is on its way, with the tracking the order has now. It
+ * links to the order page with the token the confirmation carried (copied when the job was queued), else, for an
+ * order queued without one, to the order history.
+ */
+export function shippedEmailJob(deps: { db: Database; mail: MailPort; publicOrigin: string }) {
+  return async ({ orderId, accessToken }: { orderId: string; accessToken?: string | undefined }) => {
+    const order = await loadOrder(deps.db, orderId);
+    const link = accessToken
+      ? `${deps.publicOrigin}/order?token=${encodeURIComponent(accessToken)}`
+      : `${deps.publicOrigin}/orders`;
+    const { renderShippedEmail } = await import('./emails/shipped-email.server');
+    await deps.mail.send(await renderShippedEmail(orderEmailData(order), order.customer_email, link));
+  };
+}
+
 /** The answer of POST /api/create-shipment, in the spec's fields. */
 export interface ShipmentAnswer {
   success: boolean;

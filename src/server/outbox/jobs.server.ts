@@ -18,6 +18,8 @@ export const JOBS = {
     audience: z.enum(['customer', 'shop']),
     accessToken: z.string().min(20).max(100).optional(),
   }),
+  /** Tells the shopper their order has shipped, with its tracking (queued once, when an admin marks it shipped). */
+  'order-shipped-email': z.object({ orderId: z.uuid(), accessToken: z.string().min(20).max(100).optional() }),
 } as const satisfies Record<string, z.ZodType>;
 
 export type JobKind = keyof typeof JOBS;

@@ -56,13 +56,13 @@ function placedOn(iso: string): string {
 }
 
 /** 'Friday, November 27' for a YYYY-MM-DD date (a calendar day, so read in UTC). */
-function deliveryDay(day: string): string {
+export function deliveryDay(day: string): string {
   const date = new Date(`${day.slice(0, 10)}T00:00:00Z`);
   return Number.isNaN(date.getTime()) ? day : weekdayDate.format(date);
 }
 
 type OrderEmailItem = OrderEmailData['items'][number];
-const variantOf = (item: OrderEmailItem) => [item.color, item.size].filter(Boolean).join(', ');
+export const variantOf = (item: OrderEmailItem) => [item.color, item.size].filter(Boolean).join(', ');
 /** 'powder-blue, M · Qty 2 × $45.00' under an item's name. */
 const itemDetails = (item: OrderEmailItem) =>
   [variantOf(item), `Qty ${item.quantity}${item.quantity > 1 ? ` × ${formatPrice(item.priceCents)}` : ''}`]
@@ -72,7 +72,7 @@ const shippingAmount = (order: OrderEmailData) => (order.shippingCents === 0 ? '
 const itemCount = (order: OrderEmailData) => order.items.reduce((n, i) => n + i.quantity, 0);
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-function Items({ order, title }: { order: OrderEmailData; title: string }) {
+export function Items({ order, title }: { order: OrderEmailData; title: string }) {
   return (
     <Section>
       <Eyebrow>{title}</Eyebrow>

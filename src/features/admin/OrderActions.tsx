@@ -1,0 +1,179 @@
+import { type ReactNode, type SubmitEvent, useEffect, useId, useRef, useState } from 'react';
+import { api } from '@/lib/api';
+import { formatPrice } from '../catalog/catalog';
+import { STATUS_LABELS, type StatusKey } from '../orders/orders';
+import { notify } from '../toasts/toast.store';
+import { centsToDollars, dollarsToCents, NEXT_ACTION, type OrderActionAnswer } from './order-admin';
+
+interface OrderActionsProps {
+  orderId: string;
+  number: string;
+  status: StatusKey;
+  totalCents: number;
+  refundedCents: number;
+}
+
+type Pending = { kind: 'refund'; cents: number } | { kind: 'cancel' };
+
+/**
+ * An order's status and what the admin can do to it: move it on (Mark shipped, Mark delivered), refund it, or cancel
+ * it with a refund while it has not shipped. Refunds and cancelling ask for confirmation first. Each answer updates
+ * the status and the refunded amount shown here and says what happened in a toast; the server makes a repeated click
+ * harmless, and the buttons are disabled while a request is on its way.
+ */
+export default function OrderActions(props: OrderActionsProps) {
+  const [status, setStatus] = useState(props.status);
+  const [refunded, setRefunded] = useState(props.refundedCents);
+  const [busy, setBusy] = useState(false);
+  const [pending, setPending] = useState<Pending | null>(null);
+  const left = props.totalCents - refunded;
+  const [amount, setAmount] = useState(centsToDollars(left));
+  const [amountError, setAmountError] = useState<string | null>(null);
+  const amountId = useId();
+  const next = NEXT_ACTION[status];
+
+  async function act(path: 'status' | 'refund' | 'cancel', body: unknown, failure: string) {
+    setBusy(true);
+    const r = await api<OrderActionAnswer>(`/api/admin/orders/${props.orderId}/${path}`, body);
+    setBusy(false);
+    if (!r.ok) {
+      notify.failure(failure, r);
+      return;
+    }
+    setStatus(r.data.status);
+    setRefunded(r.data.refundedCents);
+    setAmount(centsToDollars(props.totalCents - r.data.refundedCents));
+    (r.data.changed ? notify.success : notify.info)(r.data.message);
+  }
+
+  function askRefund(e: SubmitEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const cents = dollarsToCents(amount);
+    if (cents === null) return setAmountError('Enter an amount in dollars, such as 12.50.');
+    if (cents > left) return setAmountError(`At most ${formatPrice(left)} is left to refund.`);
+    setAmountError(null);
+    setPending({ kind: 'refund', cents });
+  }
+
+  function confirmed() {
+    if (!pending) return;
+    setPending(null);
+    if (pending.kind === 'cancel') return act('cancel', {}, 'Cancel failed');
+    // All that is left goes as "the rest", so a second click asks the processor for the same refund.
+    return act('refund', pending.cents === left ? {} : { amountCents: pending.cents }, 'Refund failed');
+  }
+
+  return (
+    <div className="admin-order-actions">
+      <p className="admin-order-state">
+        <span>Status</span> <span className={`admin-status admin-status-${status}`}>{STATUS_LABELS[status]}</span>
+        {refunded > 0 && (
+          <span className="admin-refunded">
+            {refunded >= props.totalCents ? 'Refunded in full' : `${formatPrice(refunded)} refunded`}
+          </span>
+        )}
+      </p>
+      <div className="admin-action-row">
+        {next && (
+          <button
+            type="button"
+            className="btn"
+            disabled={busy}
+            onClick={() => act('status', { from: status, to: next.to }, 'Status change failed')}
+          >
+            {next.label}
+          </button>
+        )}
+        {status === 'processing' && (
+          <button type="button" className="btn btn-outline" disabled={busy} onClick={() => setPending({ kind: 'cancel' })}>
+            Cancel and refund
+          </button>
+        )}
+        {!next && <p className="admin-note">{STATUS_LABELS[status]} is final: the status cannot change.</p>}
+      </div>
+      {left > 0 ? (
+        <form className="admin-refund" onSubmit={askRefund} noValidate>
+          <div className="field">
+            <label htmlFor={amountId}>Refund amount (USD)</label>
+            <input
+              id={amountId}
+              inputMode="decimal"
+              autoComplete="off"
+              value={amount}
+              aria-invalid={amountError ? true : undefined}
+              aria-describedby={amountError ? `${amountId}-error` : `${amountId}-hint`}
+              onChange={(e) => setAmount(e.target.value)}
+            />
+            {amountError ? (
+              <p id={`${amountId}-error`} className="form-error" role="alert">
+                {amountError}
+              </p>
+            ) : (
+              <p id={`${amountId}-hint`} className="admin-note">
+                {formatPrice(left)} left to refund.
+              </p>
+            )}
+          </div>
+          <button type="submit" className="btn btn-outline" disabled={busy}>
+            Refund
+          </button>
+        </form>
+      ) : (
+        <p className="admin-note">Nothing is left to refund.</p>
+      )}
+      {pending && (
+        <Confirm
+          title={pending.kind === 'cancel' ? `Cancel ${props.number}?` : `Refund ${formatPrice(pending.cents)}?`}
+          confirmLabel={pending.kind === 'cancel' ? 'Cancel and refund' : `Refund ${formatPrice(pending.cents)}`}
+          keepLabel={pending.kind === 'cancel' ? 'Keep the order' : 'Keep the payment'}
+          onConfirm={confirmed}
+          onKeep={() => setPending(null)}
+        >
+          {pending.kind === 'cancel' ? (
+            <p>
+              {left > 0 ? `${formatPrice(left)} goes back to the customer’s card, then` : 'Then'} the order is cancelled. This
+              cannot be undone.
+            </p>
+          ) : (
+            <p>{formatPrice(pending.cents)} goes back to the customer’s card. This cannot be undone.</p>
+          )}
+        </Confirm>
+      )}
+    </div>
+  );
+}
+
+/** A modal confirmation (native <dialog>: the page behind is inert, Escape keeps things as they are). */
+function Confirm(props: {
+  title: string;
+  confirmLabel: string;
+  keepLabel: string;
+  onConfirm: () => void;
+  onKeep: () => void;
+  children: ReactNode;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const keep = useRef<HTMLButtonElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const d = dialog.current;
+    if (d && !d.open) d.showModal();
+    // The safe choice has the focus: Enter on an unread dialog keeps things as they are.
+    keep.current?.focus();
+    return () => d?.close();
+  }, []);
+  return (
+    <dialog ref={dialog} className="admin-confirm" aria-labelledby={titleId} onClose={props.onKeep}>
+      <h2 id={titleId}>{props.title}</h2>
+      {props.children}
+      <div className="admin-action-row">
+        <button type="button" className="btn" onClick={props.onConfirm}>
+          {props.confirmLabel}
+        </button>
+        <button ref={keep} type="button" className="btn btn-outline" onClick={props.onKeep}>
+          {props.keepLabel}
+        </button>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,198 @@
+// The orders part of the admin: which status changes are allowed, how the list's search and filters are read from
+// its address, and the words the admin sees. Pure, shared by the server (which enforces them) and the islands.
+
+import { STATUS_LABELS, type StatusKey, statusOf } from '../orders/orders';
+
+/**
+ * Where an order may go from each status: processing → shipped → delivered, or processing → cancelled (with a
+ * refund). Delivered and cancelled are final; nothing goes back.
+ */
+export const NEXT_STATUSES: Readonly<Record<StatusKey, readonly StatusKey[]>> = {
+  processing: ['shipped', 'cancelled'],
+  shipped: ['delivered'],
+  delivered: [],
+  cancelled: [],
+};
+
+/** The statuses an admin sets with a status change; cancelling goes through 'Cancel and refund'. */
+export const SETTABLE_STATUSES = ['shipped', 'delivered'] as const;
+export type SettableStatus = (typeof SETTABLE_STATUSES)[number];
+
+const label = (status: StatusKey) => STATUS_LABELS[status];
+
+/** Why an order that is `from` cannot become `to`, or null when it can. */
+export function transitionProblem(from: StatusKey, to: StatusKey): string | null {
+  if (NEXT_STATUSES[from].includes(to)) return null;
+  if (from === to) return `The order is already ${label(to)}.`;
+  if (NEXT_STATUSES[from].length === 0) return `A ${label(from).toLowerCase()} order is final: its status cannot change.`;
+  if (to === 'processing') return `A ${label(from).toLowerCase()} order cannot go back to Processing.`;
+  if (to === 'cancelled') return 'Only an order that has not shipped can be cancelled.';
+  return `A ${label(from).toLowerCase()} order can become ${NEXT_STATUSES[from].map(label).join(' or ')}, not ${label(to)}.`;
+}
+
+/** The button that moves an order on, for each status that has one. */
+export const NEXT_ACTION: Partial<Record<StatusKey, { to: SettableStatus; label: string }>> = {
+  processing: { to: 'shipped', label: 'Mark shipped' },
+  shipped: { to: 'delivered', label: 'Mark delivered' },
+};
+
+/** Every stored spelling of a status (the spec's mapping, read backwards), for filtering the list in SQL. */
+export function storedSpellings(status: StatusKey): string[] {
+  return ['processing', 'pending', 'shipped', 'shipping', 'delivered', 'completed', 'cancelled', 'canceled'].filter(
+    (stored) => statusOf(stored) === status,
+  );
+}
+
+export const PAGE_SIZE = 25;
+/** The longest search the list takes (longer text is cut, not refused: it comes from the address bar). */
+export const MAX_SEARCH = 200;
+
+/** What the list is asked for, read from its address; anything malformed is left out rather than refused. */
+export interface OrderListQuery {
+  /** The search as typed (trimmed), or ''. */
+  q: string;
+  status: StatusKey | null;
+  /** YYYY-MM-DD, inclusive, in UTC. */
+  from: string | null;
+  to: string | null;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** A real calendar day written YYYY-MM-DD (not 2026-02-30). */
+function isDay(value: string | null): value is string {
+  if (value === null || !DAY.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+}
+
+export function orderListQuery(params: URLSearchParams): OrderListQuery {
+  const status = params.get('status');
+  const from = params.get('from');
+  const to = params.get('to');
+  return {
+    q: (params.get('q') ?? '').trim().slice(0, MAX_SEARCH),
+    status: status && status in STATUS_LABELS ? (status as StatusKey) : null,
+    from: isDay(from) ? from : null,
+    to: isDay(to) ? to : null,
+  };
+}
+
+/** The query as address parameters (empty ones left out), for the pager's links. */
+export function queryParams(query: OrderListQuery): URLSearchParams {
+  const params = new URLSearchParams();
+  if (query.q) params.set('q', query.q);
+  if (query.status) params.set('status', query.status);
+  if (query.from) params.set('from', query.from);
+  if (query.to) params.set('to', query.to);
+  return params;
+}
+
+/**
+ * How the search box is read: an order number as shoppers see it ('ORD-3D4E5F', any case, the dash optional, or its
+ * first characters), a whole order id, or text to look for in the customer's e-mail and name.
+ */
+export type OrderSearch =
+  | { kind: 'none' }
+  | { kind: 'number'; prefix: string }
+  | { kind: 'id'; id: string }
+  | { kind: 'text'; pattern: string; number: string | null };
+
+const ORDER_NUMBER = /^ord-?([0-9a-f]{1,6})$/i;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A LIKE pattern that finds `text` anywhere, with LIKE's wildcards (and its escape character) taken literally. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export function orderSearch(q: string): OrderSearch {
+  const text = q.trim();
+  if (!text) return { kind: 'none' };
+  const number = ORDER_NUMBER.exec(text);
+  if (number?.[1]) return { kind: 'number', prefix: number[1].toLowerCase() };
+  if (UUID.test(text)) return { kind: 'id', id: text.toLowerCase() };
+  // Six hex characters may be an order number typed without 'ORD-' (or part of a name: both are looked for).
+  return { kind: 'text', pattern: containsPattern(text), number: /^[0-9a-f]{6}$/i.test(text) ? text.toLowerCase() : null };
+}
+
+/**
+ * The idempotency key of a refund: the order, what had been refunded when the admin asked, and how much was asked
+ * for ('rest' for all that is left). A double click, or a retry after an answer was lost, sends the same key and gets
+ * the same refund back from the processor; a refund asked for after another was recorded gets a new one.
+ */
+export function refundKey(orderId: string, refundedCents: number, amountCents?: number): string {
+  return `refund:${orderId}:${refundedCents}:${amountCents ?? 'rest'}`;
+}
+
+/**
+ * A refund amount typed in dollars ('12', '12.5', '12.50', '$1,012.50') as cents, or null when it is not an amount of
+ * at least one cent.
+ */
+export function dollarsToCents(text: string): number | null {
+  const plain = text.trim().replace(/^\$/, '').replace(/,/g, '');
+  if (!/^\d{1,7}(\.\d{1,2})?$/.test(plain)) return null;
+  const [whole = '0', fraction = ''] = plain.split('.');
+  const cents = Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+  return cents > 0 ? cents : null;
+}
+
+/** Cents as the dollars an amount field shows ('12.50'). */
+export const centsToDollars = (cents: number) => (cents / 100).toFixed(2);
+
+/** Where an outbox job of an order stands, as the order page shows it. */
+export type JobState = 'done' | 'running' | 'waiting' | 'retrying' | 'failed';
+
+export const JOB_STATE_LABELS: Record<JobState, string> = {
+  done: 'Done',
+  running: 'Running',
+  waiting: 'Waiting',
+  retrying: 'Failed, will retry',
+  failed: 'Failed, gave up',
+};
+
+/** A job the admin may send back to the worker: one that failed (retrying later, or given up), and is not running. */
+export const retryable = (state: JobState) => state === 'retrying' || state === 'failed';
+
+/** An order's outbox job as the order page lists it. */
+export interface OrderJob {
+  id: string;
+  /** What it does, in words ('Shipping label', 'Confirmation e-mail', …). */
+  label: string;
+  state: JobState;
+  attempts: number;
+  lastError: string | null;
+  /** ISO time of the next try (for a job still waiting or retrying), else null. */
+  nextAttemptAt: string | null;
+  /** ISO time it finished, else null. */
+  doneAt: string | null;
+}
+
+/** The order's jobs by de-duplication key prefix, in the order the page lists them. */
+export const ORDER_JOBS = [
+  { prefix: 'label', label: 'Shipping label' },
+  { prefix: 'mail:customer', label: 'Confirmation e-mail to the customer' },
+  { prefix: 'mail:shop', label: 'Order notice to the shop' },
+  { prefix: 'mail:shipped', label: 'Shipped e-mail to the customer' },
+] as const;
+
+export const jobKeys = (orderId: string) => ORDER_JOBS.map((j) => `${j.prefix}:${orderId}`);
+
+/** The de-duplication key of an order's shipped e-mail: it is queued once, however often the order is marked shipped. */
+export const shippedMailKey = (orderId: string) => `mail:shipped:${orderId}`;
+
+/** The admin activity log's names for the order actions. */
+export const ORDER_ACTION_LABELS = {
+  'order.status': 'Order status changed',
+  'order.refund': 'Order refunded',
+  'order.cancel': 'Order cancelled and refunded',
+  'order.job-retry': 'Order job retried',
+} as const;
+
+/** What the order actions answer (the islands read it). */
+export interface OrderActionAnswer {
+  /** False when the request found the work already done (a double click): nothing changed, nothing was recorded. */
+  changed: boolean;
+  status: StatusKey;
+  refundedCents: number;
+  message: string;
+}

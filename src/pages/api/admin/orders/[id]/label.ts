@@ -1,0 +1,10 @@
+import type { APIRoute } from 'astro';
+import { adminOrderDeps, adminOrderLabel } from '@/server/admin/order-routes.server';
+import { cookieJar } from '@/server/http.server';
+import { getServices } from '@/server/services.server';
+
+export const prerender = false;
+
+/** An order's label PDF, to print or download again. Admins only: anyone else gets 404. */
+export const GET: APIRoute = async ({ request, cookies, params }) =>
+  adminOrderLabel(adminOrderDeps(await getServices()), cookieJar(request, cookies), params.id);

@@ -1,0 +1,10 @@
+import type { APIRoute } from 'astro';
+import { adminOrderDeps, adminOrderStatus } from '@/server/admin/order-routes.server';
+import { cookieJar } from '@/server/http.server';
+import { getServices } from '@/server/services.server';
+
+export const prerender = false;
+
+/** Marks an order shipped or delivered (compare-and-set on the status the admin saw). Admins only: anyone else gets 404. */
+export const POST: APIRoute = async ({ request, cookies, params }) =>
+  adminOrderStatus(adminOrderDeps(await getServices()), request, cookieJar(request, cookies), params.id);

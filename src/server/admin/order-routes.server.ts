@@ -1,0 +1,136 @@
+import { z } from 'astro/zod';
+import { SETTABLE_STATUSES } from '@/features/admin/order-admin';
+import { STATUS_LABELS, type StatusKey } from '@/features/orders/orders';
+import type { CookieJar } from '../auth/auth.port';
+import { json, problem, readJson } from '../http.server';
+import type { PaymentsPort } from '../payments/payments.port';
+import type { Services } from '../services.server';
+import type { CallerDeps } from '../shopper.server';
+import { requireAdminOf } from './admin.server';
+import { cancelOrder, changeOrderStatus, labelPdf, type OrderActionResult, refundOrder, retryOrderJob } from './orders.server';
+
+// The admin's order endpoints under /api/admin/orders/{id}/…, written against their dependencies so the database
+// suites call them as the routes do: a Request and the browser's cookies in, a Response out. Each starts by asking
+// whether the caller is an admin; a guest or a shopper gets the same 404 as a path that does not exist, before the
+// order id or the body is even read.
+
+/** What the order endpoints need of the services (a subset, so tests can hand in their own). */
+export interface AdminOrderDeps extends CallerDeps {
+  adminEmails: readonly string[];
+  payments: PaymentsPort;
+  /** Runs the outbox now (after a transaction that queued or reset a job has committed). */
+  nudgeOutbox: () => void;
+}
+
+export function adminOrderDeps(services: Services): AdminOrderDeps {
+  const { db, auth, payments, nudgeOutbox, config } = services;
+  return { db, auth, payments, nudgeOutbox, adminEmails: config.adminEmails };
+}
+
+const orderId = z.uuid();
+const noSuchOrder = () => problem(404, 'not_found', 'No such order.');
+
+function respond(result: OrderActionResult): Response {
+  return result.ok ? json(result.answer) : problem(result.status, result.code, result.message);
+}
+
+const statusKey = z.enum(Object.keys(STATUS_LABELS) as [StatusKey, ...StatusKey[]], {
+  error: 'from must be the status the order had: processing, shipped, delivered or cancelled.',
+});
+
+export const statusBody = z.object(
+  {
+    from: statusKey,
+    to: z.string().refine((to) => (SETTABLE_STATUSES as readonly string[]).includes(to), {
+      error:
+        'An order can be marked shipped or delivered here; cancel it with POST /api/admin/orders/{id}/cancel, which refunds it.',
+    }),
+  },
+  { error: 'Send {"from": <the status you saw>, "to": "shipped" | "delivered"}.' },
+);
+
+/** POST /api/admin/orders/{id}/status {from, to}: 200 {changed, status, refundedCents, message}; 400, 404, 409. */
+export async function adminOrderStatus(deps: AdminOrderDeps, request: Request, jar: CookieJar, id: string | undefined) {
+  const me = await requireAdminOf(deps, jar);
+  if (me instanceof Response) return me;
+  const order = orderId.safeParse(id);
+  if (!order.success) return noSuchOrder();
+  const body = await readJson(request, statusBody);
+  if ('response' in body) return body.response;
+  const result = await changeOrderStatus(me, order.data, {
+    from: body.data.from,
+    to: body.data.to as (typeof SETTABLE_STATUSES)[number],
+  });
+  if (result.ok && result.answer.changed) deps.nudgeOutbox();
+  return respond(result);
+}
+
+export const refundBody = z.object(
+  {
+    amountCents: z
+      .number({ error: 'amountCents must be a whole number of cents.' })
+      .int({ error: 'amountCents must be a whole number of cents.' })
+      .positive({ error: 'A refund must be at least 1 cent.' })
+      .max(100_000_000, { error: 'amountCents is larger than any order.' })
+      .optional(),
+  },
+  { error: 'Send {} to refund all that is left, or {"amountCents": <cents>}.' },
+);
+
+/** POST /api/admin/orders/{id}/refund {amountCents?}: all that is left, or that much; 200, 400, 404, 409, 502. */
+export async function adminOrderRefund(deps: AdminOrderDeps, request: Request, jar: CookieJar, id: string | undefined) {
+  const me = await requireAdminOf(deps, jar);
+  if (me instanceof Response) return me;
+  const order = orderId.safeParse(id);
+  if (!order.success) return noSuchOrder();
+  const body = await readJson(request, refundBody);
+  if ('response' in body) return body.response;
+  return respond(await refundOrder(me, deps.payments, order.data, { amountCents: body.data.amountCents }));
+}
+
+/** POST /api/admin/orders/{id}/cancel {}: refunds what is left, then cancels an unshipped order; 200, 404, 409, 502. */
+export async function adminOrderCancel(deps: AdminOrderDeps, request: Request, jar: CookieJar, id: string | undefined) {
+  const me = await requireAdminOf(deps, jar);
+  if (me instanceof Response) return me;
+  const order = orderId.safeParse(id);
+  if (!order.success) return noSuchOrder();
+  const body = await readJson(request, z.object({}));
+  if ('response' in body) return body.response;
+  return respond(await cancelOrder(me, deps.payments, order.data));
+}
+
+export const retryBody = z.object(
+  { jobId: z.string().regex(/^\d{1,18}$/, { error: 'jobId must be the id of one of the order’s jobs.' }) },
+  { error: 'Send {"jobId": <the job’s id>}.' },
+);
+
+/** POST /api/admin/orders/{id}/retry {jobId}: 200 {changed, job, message}; 400, 404. */
+export async function adminOrderRetry(deps: AdminOrderDeps, request: Request, jar: CookieJar, id: string | undefined) {
+  const me = await requireAdminOf(deps, jar);
+  if (me instanceof Response) return me;
+  const order = orderId.safeParse(id);
+  if (!order.success) return noSuchOrder();
+  const body = await readJson(request, retryBody);
+  if ('response' in body) return body.response;
+  const result = await retryOrderJob(me, order.data, body.data.jobId);
+  if (!result.ok) return problem(result.status, result.code, result.message);
+  if (result.changed) deps.nudgeOutbox();
+  return json({ changed: result.changed, job: result.job, message: result.message });
+}
+
+/** GET /api/admin/orders/{id}/label: the label PDF the shop stores for the order (to print or download again); 404. */
+export async function adminOrderLabel(deps: AdminOrderDeps, jar: CookieJar, id: string | undefined) {
+  const me = await requireAdminOf(deps, jar);
+  if (me instanceof Response) return me;
+  const order = orderId.safeParse(id);
+  if (!order.success) return noSuchOrder();
+  const pdf = await me.run((tx) => labelPdf(tx, order.data));
+  if (!pdf) return problem(404, 'not_found', 'This order has no label PDF (yet).');
+  return new Response(new Uint8Array(pdf), {
+    headers: {
+      'content-type': 'application/pdf',
+      'content-disposition': `inline; filename="label-${order.data.slice(0, 8)}.pdf"`,
+      'cache-control': 'private, no-store',
+    },
+  });
+}

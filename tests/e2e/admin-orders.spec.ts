@@ -1,0 +1,171 @@
+import AxeBuilder from '@axe-core/playwright';
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { orderNumber } from '@/features/orders/orders';
+import { waitForMail } from './accounts';
+import type { E2EAdmin } from './admin-accounts';
+import { signedInAdmin } from './admins';
+import { allHydrated, hydrated } from './islands';
+import { buy } from './purchase';
+import { signedInShopper } from './session';
+import { message, openSignedIn } from './social';
+
+// The shop owner's orders (issue 10), through the built server on the embedded defaults: a shopper buys through the
+// checkout's own endpoints, an admin in a browser of their own finds the order and changes it, and the shopper's
+// history shows what the admin did, in the spec's colours.
+
+const SOAP = { productId: 8 };
+
+/** A second browser, signed in as the admin `name`. */
+async function adminPage(browser: Browser, baseURL: string, name: E2EAdmin): Promise<Page> {
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  await signedInAdmin(page.request, baseURL, name);
+  return page;
+}
+
+/** Finds the order by the number shoppers see, through the list's search, and opens its page. */
+async function openOrder(admin: Page, id: string): Promise<void> {
+  await admin.goto('/admin/orders');
+  await admin.getByRole('searchbox', { name: 'Search' }).fill(orderNumber(id).toLowerCase());
+  await admin.getByRole('button', { name: 'Show orders' }).click();
+  await expect(admin.locator('.admin-table tbody tr')).toHaveCount(1);
+  await admin.getByRole('link', { name: orderNumber(id) }).click();
+  await expect(admin.getByRole('heading', { level: 1 })).toHaveText(orderNumber(id));
+  await hydrated(admin, '.admin-order-actions');
+}
+
+/** The shopper's history card of an order: its status badge. */
+async function historyStatus(page: Page, id: string) {
+  await openSignedIn(page, '/orders');
+  const card = page.locator('.order-card', { has: page.getByRole('heading', { name: orderNumber(id) }) });
+  return card.locator('.order-status');
+}
+
+test.describe('the admin’s orders', () => {
+  // Each test signs up a shopper and an admin (e-mails read back from the mailbox), buys, and drives two browsers.
+  test.slow();
+
+  test('an admin finds an order by its ORD- number and marks it shipped: the shopper sees Shipped, in blue', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    await signedInShopper(page.request, baseURL ?? '');
+    const order = await buy(page.request, baseURL ?? '', [SOAP]);
+    const admin = await adminPage(browser, baseURL ?? '', 'orders');
+    await openOrder(admin, order.id);
+    await expect(admin.locator('.admin-order-state .admin-status')).toHaveText('Processing');
+    await admin.getByRole('button', { name: 'Mark shipped' }).click();
+    await expect(message(admin, `Order ${orderNumber(order.id)} is Shipped.`)).toBeVisible();
+    await expect(admin.locator('.admin-order-state .admin-status')).toHaveText('Shipped');
+    await expect(admin.getByRole('button', { name: 'Mark delivered' })).toBeVisible();
+    await expect(admin.getByRole('button', { name: 'Cancel and refund' })).toHaveCount(0);
+
+    const status = await historyStatus(page, order.id);
+    await expect(status).toHaveText('Shipped');
+    // The spec's blue: dark blue text on a light blue pill (orders.css).
+    await expect(status).toHaveCSS('color', 'rgb(26, 76, 133)');
+    await expect(status).toHaveCSS('background-color', 'rgb(222, 235, 250)');
+
+    // The shopper is told, once, with a link to the order's page; the action is in the activity log.
+    const mail = await waitForMail('ada@example.com', new RegExp(`^Your Aurelia order ${orderNumber(order.id)} has shipped$`));
+    expect(mail.link).toMatch(/^\/order\?token=/);
+    await admin.reload();
+    await expect(admin.getByText('Shipped e-mail to the customer')).toBeVisible();
+    await admin.goto('/admin/activity');
+    await expect(admin.getByText(`Order status changed: ${orderNumber(order.id)}`)).toBeVisible();
+    await admin.context().close();
+  });
+
+  test('an admin cancels an unshipped order with a refund, after confirming: the shopper sees Cancelled', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    await signedInShopper(page.request, baseURL ?? '');
+    const order = await buy(page.request, baseURL ?? '', [SOAP, { productId: 7 }]);
+    const admin = await adminPage(browser, baseURL ?? '', 'orders-2');
+    await openOrder(admin, order.id);
+    const total = `$${(order.totalCents / 100).toFixed(2)}`;
+
+    // Keeping the order changes nothing.
+    await admin.getByRole('button', { name: 'Cancel and refund' }).click();
+    const dialog = admin.getByRole('dialog', { name: `Cancel ${orderNumber(order.id)}?` });
+    await expect(dialog).toContainText(`${total} goes back to the customer’s card`);
+    await expect(dialog.getByRole('button', { name: 'Keep the order' })).toBeFocused();
+    await dialog.getByRole('button', { name: 'Keep the order' }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(admin.locator('.admin-order-state .admin-status')).toHaveText('Processing');
+
+    await admin.getByRole('button', { name: 'Cancel and refund' }).click();
+    await dialog.getByRole('button', { name: 'Cancel and refund' }).click();
+    await expect(message(admin, `Order ${orderNumber(order.id)} is cancelled and ${total} refunded.`)).toBeVisible();
+    await expect(admin.locator('.admin-order-state .admin-status')).toHaveText('Cancelled');
+    await expect(admin.getByText('Refunded in full')).toBeVisible();
+    await expect(admin.getByText('Cancelled is final: the status cannot change.')).toBeVisible();
+    await expect(admin.getByRole('button', { name: 'Refund', exact: true })).toHaveCount(0);
+
+    const status = await historyStatus(page, order.id);
+    await expect(status).toHaveText('Cancelled');
+    await expect(status).toHaveCSS('color', 'rgb(143, 34, 24)');
+
+    // The list finds it by the shopper's e-mail too, cancelled and refunded.
+    await admin.goto(`/admin/orders?status=cancelled&q=${encodeURIComponent('ada@example.com')}`);
+    const row = admin.locator('.admin-table tbody tr', { has: admin.getByRole('link', { name: orderNumber(order.id) }) });
+    await expect(row).toContainText('Cancelled');
+    await expect(row).toContainText(`${total} refunded`);
+    await admin.context().close();
+  });
+
+  test('a refund asks for an amount no larger than what is left, and refunds it', async ({ page, browser, baseURL }) => {
+    const order = await buy(page.request, baseURL ?? '', [SOAP]);
+    const admin = await adminPage(browser, baseURL ?? '', 'orders-3');
+    await openOrder(admin, order.id);
+    const amount = admin.getByRole('textbox', { name: 'Refund amount (USD)' });
+    await expect(amount).toHaveValue((order.totalCents / 100).toFixed(2));
+    await amount.fill('100000');
+    await admin.getByRole('button', { name: 'Refund', exact: true }).click();
+    await expect(admin.getByRole('alert')).toHaveText(/^At most \$[\d.]+ is left to refund\.$/);
+    await amount.fill('2.50');
+    await admin.getByRole('button', { name: 'Refund', exact: true }).click();
+    await admin.getByRole('dialog', { name: 'Refund $2.50?' }).getByRole('button', { name: 'Refund $2.50' }).click();
+    await expect(message(admin, 'Refunded $2.50.')).toBeVisible();
+    await expect(admin.getByText('$2.50 refunded')).toBeVisible();
+    await expect(amount).toHaveValue(((order.totalCents - 250) / 100).toFixed(2));
+    await admin.context().close();
+  });
+
+  test('does not exist for a shopper: the order page and every order endpoint answer 404', async ({ page, baseURL }) => {
+    await signedInShopper(page.request, baseURL ?? '');
+    const order = await buy(page.request, baseURL ?? '', [SOAP]);
+    const response = await page.goto(`/admin/orders/${order.id}`);
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page Not Found');
+    const headers = { origin: baseURL ?? '' };
+    for (const path of ['status', 'refund', 'cancel', 'retry']) {
+      const res = await page.request.post(`/api/admin/orders/${order.id}/${path}`, {
+        headers,
+        data: { from: 'processing', to: 'shipped', jobId: '1' },
+      });
+      expect(res.status(), path).toBe(404);
+    }
+    expect((await page.request.get(`/api/admin/orders/${order.id}/label`)).status()).toBe(404);
+    const status = await historyStatus(page, order.id);
+    await expect(status).toHaveText('Processing');
+  });
+
+  test('an order’s page fits a phone and has no WCAG 2.2 AA violations, its confirmation included', async ({ page, baseURL }) => {
+    const order = await buy(page.request, baseURL ?? '', [SOAP]);
+    await signedInAdmin(page.request, baseURL ?? '', 'orders-4');
+    await page.setViewportSize({ width: 390, height: 844 });
+    const axe = () =>
+      new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
+    await page.goto(`/admin/orders/${order.id}`);
+    await allHydrated(page);
+    expect(await page.locator('.admin').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    expect((await axe()).violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    await page.getByRole('button', { name: 'Cancel and refund' }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    expect((await axe()).violations.map((v) => `dialog ${v.id}: ${v.help}`)).toEqual([]);
+  });
+});
