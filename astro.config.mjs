@@ -49,8 +49,9 @@ const clientChunks = {
   },
 };
 
-// Pages that only make sense for a signed-in shopper stay out of the sitemap.
-const PRIVATE_PAGES = ['/wishlist', '/orders'];
+// Pages that only make sense for a signed-in shopper stay out of the sitemap, and so does the admin (it answers 404 to
+// everyone else, and is not to be found).
+const PRIVATE_PAGES = ['/wishlist', '/orders', '/admin'];
 
 export default defineConfig({
   site,

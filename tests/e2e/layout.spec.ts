@@ -195,6 +195,8 @@ test.describe('site layout', () => {
     const sitemap = await (await request.get('/sitemap-0.xml')).text();
     for (let id = 1; id <= 9; id++) expect(sitemap).toContain(`/product/${id}</loc>`);
     expect(sitemap).not.toContain('/orders');
+    // The admin is not to be found: it answers 404 to everyone but an admin.
+    expect(sitemap).not.toContain('/admin');
   });
 });
 
