@@ -5,8 +5,8 @@ import { signedInShopper } from './session';
 
 // These journeys stop at "pending": the shop owner approves or rejects in the admin, and
 // tests/e2e/admin-content.spec.ts follows a review through /admin/reviews onto the product page (on product 1, which
-// no journey here counts the reviews of). The last test here feeds the island an approved review through a routed
-// answer, to check how the page shows one without touching the shared database.
+// no journey here counts the reviews of). The last two tests here feed the page an approved review through a routed
+// answer, to check how it shows one without touching the shared database.
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
 
