@@ -20,6 +20,27 @@ export interface OrderPage {
   items: { name: string; quantity: number; priceCents: number; variant: string | null; image: string }[];
 }
 
+/** A ship-to address as an order shows it. */
+export type ShipTo = OrderPage['address'];
+
+/** The ship-to address an order stored (rows written before checkout used `address` and `zipCode`). */
+export function shipTo(stored: string | Record<string, string | undefined>): ShipTo {
+  const address = jsonColumn(stored);
+  return {
+    name: address.name ?? '',
+    street1: address.street1 ?? address.address ?? '',
+    city: address.city ?? '',
+    state: address.state ?? '',
+    zip: address.zip ?? address.zipCode ?? '',
+  };
+}
+
+/** The shipping method an order stored, as its name. */
+export function shippingService(stored: string | Record<string, unknown>): string {
+  const method = jsonColumn(stored);
+  return typeof method.service === 'string' ? method.service : 'Shipping';
+}
+
 /**
  * The order whose e-mailed link carries `token`, or null. Only the token's hash is stored, so the link is the only
  * key; a wrong or missing token finds nothing (and takes the same path as a right one).
@@ -62,22 +83,14 @@ export async function orderByToken(db: Database, token: string): Promise<OrderPa
     ),
   );
   if (!row) return null;
-  const address = jsonColumn(row.shipping_address);
-  const method = jsonColumn(row.shipping_method);
   const iso = (v: Date | string | null) => (v === null ? null : v instanceof Date ? v.toISOString() : String(v));
   return {
     id: row.id,
     createdAt: iso(row.created_at) ?? '',
     status: row.status,
     customerName: row.customer_name,
-    address: {
-      name: address.name ?? '',
-      street1: address.street1 ?? address.address ?? '',
-      city: address.city ?? '',
-      state: address.state ?? '',
-      zip: address.zip ?? address.zipCode ?? '',
-    },
-    service: typeof method.service === 'string' ? method.service : 'Shipping',
+    address: shipTo(row.shipping_address),
+    service: shippingService(row.shipping_method),
     subtotalCents: row.subtotal_cents,
     shippingCents: row.shipping_cents,
     taxCents: row.tax_cents,

@@ -15,6 +15,7 @@ import {
   transitionProblem,
 } from '@/features/admin/order-admin';
 import { formatPrice } from '@/features/catalog/catalog';
+import { shippingService, shipTo } from '@/features/checkout/order-page.server';
 import { orderNumber, STATUS_LABELS, type StatusKey, statusOf } from '@/features/orders/orders';
 import { jsonColumn, type Sql } from '../db/database.server';
 import { queueJob } from '../outbox/jobs.server';
@@ -221,8 +222,6 @@ export async function orderForAdmin(tx: Sql, orderId: string): Promise<AdminOrde
     [orderId],
   );
   if (!row) return null;
-  const address = jsonColumn(row.shipping_address);
-  const method = jsonColumn(row.shipping_method);
   const refunds = jsonColumn(row.refunds);
   return {
     id: row.id,
@@ -232,14 +231,8 @@ export async function orderForAdmin(tx: Sql, orderId: string): Promise<AdminOrde
     customerName: row.customer_name,
     customerEmail: row.customer_email,
     userId: row.user_id,
-    address: {
-      name: address.name ?? '',
-      street1: address.street1 ?? address.address ?? '',
-      city: address.city ?? '',
-      state: address.state ?? '',
-      zip: address.zip ?? address.zipCode ?? '',
-    },
-    service: typeof method.service === 'string' ? method.service : 'Shipping',
+    address: shipTo(row.shipping_address),
+    service: shippingService(row.shipping_method),
     estimatedDelivery: row.estimated_delivery,
     subtotalCents: row.subtotal_cents,
     shippingCents: row.shipping_cents,
