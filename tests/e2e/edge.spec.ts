@@ -57,6 +57,11 @@ test.describe('HTTP edge', () => {
     }
   });
 
+  test('an idle connection is left for the client to close (no reset as a reused connection is dropped)', async ({ request }) => {
+    const res = await request.get('/api/health');
+    expect(res.headers()['keep-alive']).toBe('timeout=65');
+  });
+
   test('no page of the shop can be framed, not even by a page of the same site', async ({ page, baseURL }) => {
     await page.goto('/about');
     // setContent waits for the frame's load: a shop page would show its header inside it.
