@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { signedInAdmin } from './admins';
 import { hydrated } from './islands';
+import { openReviews } from './product-reviews';
 import { signedInShopper } from './session';
 
 // The admin's reviews, messages and subscribers, through the built server. Tests run side by side on one database, so
@@ -13,15 +14,6 @@ const CREAM = 1;
 
 function postReview(request: APIRequestContext, baseURL: string | undefined, data: unknown) {
   return request.post('/api/reviews', { headers: { origin: baseURL ?? '' }, data });
-}
-
-/** The product page's reviews, once the reviews island has answered from GET /api/reviews. */
-async function openReviews(page: Page, productId: number) {
-  const answered = page.waitForResponse((r) => r.url().includes(`/api/reviews?productId=${productId}`) && r.ok());
-  await page.goto(`/product/${productId}`);
-  await hydrated(page, '.review-form-place');
-  await answered;
-  return page.locator('#reviews');
 }
 
 /** The admin's review queue, hydrated, and the card of the review that says `comment`. */

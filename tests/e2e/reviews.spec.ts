@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { hydrated } from './islands';
+import { openReviews } from './product-reviews';
 import { signedInShopper } from './session';
 
 // These journeys stop at "pending": the shop owner approves or rejects in the admin, and
@@ -9,15 +10,6 @@ import { signedInShopper } from './session';
 // answer, to check how it shows one without touching the shared database.
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
-
-/** The reviews section, once its island has hydrated and answered from GET /api/reviews. */
-async function openReviews(page: Page, productId: number) {
-  const answered = page.waitForResponse((r) => r.url().includes(`/api/reviews?productId=${productId}`) && r.ok());
-  await page.goto(`/product/${productId}`);
-  await hydrated(page, '.review-form-place');
-  await answered;
-  return page.locator('#reviews');
-}
 
 /** The review form of a signed-in shopper (loaded on first use). */
 async function reviewForm(page: Page) {
