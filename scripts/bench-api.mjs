@@ -252,7 +252,9 @@ try {
     [`signed-in GET /api/cart, ${connections} shoppers`, { path: '/api/cart', headers: signedIn, ...eachOwnShopper({}) }],
   ];
   const results = [];
-  for (const [title, opts] of scenarios) {
+  // `--only text` measures only the rows whose title contains it (after the guest baseline, which every ratio needs).
+  const only = option('--only');
+  for (const [title, opts] of scenarios.filter(([t], i) => !only || i === 0 || t.includes(only))) {
     // One request by hand first: a scenario that answers an error or a page instead of JSON would measure nothing real.
     const probe = await fetch(`${origin}${opts.path}`, { method: opts.method ?? 'GET', headers: opts.headers, body: opts.body });
     if (!probe.ok || !(probe.headers.get('content-type') ?? '').startsWith('application/json'))
@@ -265,7 +267,7 @@ try {
   // Order placement, as the checkout does it (a guest: rates, payment, TEST MODE card, then recording the order), with
   // `ORDER_CONCURRENCY` shoppers at a time. Timed per order from the first request to the recorded order.
   process.stdout.write('order placement… ');
-  const placements = await placeOrders(ORDER_COUNT, ORDER_CONCURRENCY);
+  const placements = await placeOrders(only ? 0 : ORDER_COUNT, ORDER_CONCURRENCY);
   console.log(`${placements.perSecond.toFixed(1)} orders/s`);
 
   // A run that signed the shopper out (idle logic gone wrong) would show as 401s above, and here.

@@ -147,6 +147,7 @@ export async function saveCart(
     // ~3 ms here, would otherwise be spent holding the lock).
     tx.query(`select set_config('synchronous_commit', 'off', true), ${CART_LOCK}`),
     // One statement: lines that are no longer in the cart go, the others are written (old and new rows are disjoint).
+    // A line saved unchanged is left as it is: no new row version to write now and to clean up later.
     tx.query(
       `with l as (
          select * from jsonb_to_recordset($1::text::jsonb)
@@ -155,10 +156,12 @@ export async function saveCart(
          delete from public.user_carts c
          where c.user_id = (select auth.uid()) and c.cart_id not in (select l.cart_id from l)
        )
-       insert into public.user_carts (user_id, cart_id, product_id, quantity, selected_color, selected_size, sort_order)
+       insert into public.user_carts as c (user_id, cart_id, product_id, quantity, selected_color, selected_size, sort_order)
        select (select auth.uid()), l.cart_id, l.product_id, l.quantity, l.selected_color, l.selected_size, l.sort_order from l
        on conflict (user_id, cart_id) do update set product_id = excluded.product_id, quantity = excluded.quantity,
-         selected_color = excluded.selected_color, selected_size = excluded.selected_size, sort_order = excluded.sort_order`,
+         selected_color = excluded.selected_color, selected_size = excluded.selected_size, sort_order = excluded.sort_order
+       where (c.product_id, c.quantity, c.selected_color, c.selected_size, c.sort_order)
+         is distinct from (excluded.product_id, excluded.quantity, excluded.selected_color, excluded.selected_size, excluded.sort_order)`,
       [rows],
     ),
   ]);
