@@ -3,6 +3,15 @@ import { MAIN_CATEGORIES, SIZES } from './categories';
 
 const text = z.string().trim().min(1);
 
+/** Patterns the catalogue's text fields must match, with their messages: the build's schema and the editor's form share them. */
+export const PRODUCT_PATTERNS = {
+  colorValue: { regex: /^[a-z0-9-]+$/, message: 'colour value must be a lowercase slug' },
+  hex: { regex: /^#[0-9a-fA-F]{6}$/, message: 'hex must look like #1f5fa8' },
+  sku: { regex: /^[A-Z0-9-]+$/, message: 'sku must be upper-case letters, digits and dashes' },
+} as const;
+
+const matching = ({ regex, message }: { regex: RegExp; message: string }) => z.string().regex(regex, { error: message });
+
 /**
  * The product schema, parameterised by how an image reference is validated:
  * Astro passes its `image()` helper (so pictures go through astro:assets),
@@ -31,8 +40,8 @@ export function productSchema<Img extends z.ZodType>(image: Img) {
         .array(
           z.object({
             name: text,
-            value: z.string().regex(/^[a-z0-9-]+$/, { error: 'colour value must be a lowercase slug' }),
-            hex: z.string().regex(/^#[0-9a-fA-F]{6}$/, { error: 'hex must look like #1f5fa8' }),
+            value: matching(PRODUCT_PATTERNS.colorValue),
+            hex: matching(PRODUCT_PATTERNS.hex),
             image: picture.optional(),
           }),
         )
@@ -41,7 +50,7 @@ export function productSchema<Img extends z.ZodType>(image: Img) {
       usage: text,
       specifications: z.record(z.string(), z.union([z.string(), z.number()])),
       inStock: z.boolean(),
-      sku: z.string().regex(/^[A-Z0-9-]+$/, { error: 'sku must be upper-case letters, digits and dashes' }),
+      sku: matching(PRODUCT_PATTERNS.sku),
       /** Shipping weight in pounds. */
       weight: z.number().positive(),
       likes: z.number().int().nonnegative(),
