@@ -1,5 +1,5 @@
 import type { Database, Sql } from './db/database.server';
-import { asService } from './db/roles.server';
+import { asService, serviceStatement } from './db/roles.server';
 
 export interface Limit {
   /** Requests allowed per window. */
@@ -64,14 +64,13 @@ export async function hit(
   bucket: string,
   { limit, windowSeconds }: Limit,
 ): Promise<{ ok: true } | { ok: false; retryAfter: number }> {
-  const [row] = await asService(db, (tx) =>
-    tx.query<{ hits: number; retry_after: number }>(
-      `insert into public.rate_limits as r (bucket, window_start, hits)
-       values ($1, to_timestamp(floor(extract(epoch from now()) / $2) * $2), 1)
-       on conflict (bucket, window_start) do update set hits = r.hits + 1
-       returning r.hits, ceil(extract(epoch from r.window_start) + $2 - extract(epoch from now()))::int as retry_after`,
-      [bucket, windowSeconds],
-    ),
+  const [row] = await serviceStatement<{ hits: number; retry_after: number }>(
+    db,
+    `insert into public.rate_limits as r (bucket, window_start, hits)
+     values ($1, to_timestamp(floor(extract(epoch from now()) / $2) * $2), 1)
+     on conflict (bucket, window_start) do update set hits = r.hits + 1
+     returning r.hits, ceil(extract(epoch from r.window_start) + $2 - extract(epoch from now()))::int as retry_after`,
+    [bucket, windowSeconds],
   );
   if (!row || row.hits <= limit) return { ok: true };
   return { ok: false, retryAfter: Math.max(1, row.retry_after) };

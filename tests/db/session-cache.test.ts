@@ -20,6 +20,10 @@ const counted: Database = {
     transactions++;
     return db.transaction(fn, setup);
   },
+  statement: (text, params, setup) => {
+    transactions++;
+    return db.statement(text, params, setup);
+  },
   close: () => db.close(),
 };
 /** One adapter for the whole file, as the server keeps one: its cache lives as long as it does. */

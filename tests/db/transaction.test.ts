@@ -67,4 +67,29 @@ describe(`transactions on ${TEST_DATABASE_KIND}`, () => {
     );
     expect(await notes()).toHaveLength(10);
   });
+
+  it('run a single statement after its setup, commit it, and leave nothing of the setup behind', async () => {
+    await scratch();
+    const rows = await db.statement<{ id: number; note: string }>(
+      `insert into tx_scratch (id, note) values ($1, current_setting('app.note', true)) returning id, note`,
+      [7],
+      { text: `select set_config('app.note', $1, true)`, params: ['statement'] },
+    );
+    expect(rows).toEqual([{ id: 7, note: 'statement' }]);
+    expect(await notes()).toEqual([7]);
+    const [after] = await db.query<{ note: string | null }>(`select nullif(current_setting('app.note', true), '') as note`);
+    expect(after?.note ?? null).toBeNull();
+  });
+
+  it('roll a failing single statement back, throw its error, and give the connection back', async () => {
+    await scratch();
+    await db.exec(`insert into tx_scratch (id) values (1)`);
+    for (let i = 0; i < 15; i++)
+      await expect(db.statement(`insert into tx_scratch (id) values ($1)`, [1])).rejects.toMatchObject({ code: '23505' });
+    await expect(db.statement(`select 1/0`, [], { text: `select set_config('app.note', 'x', true)` })).rejects.toThrow(
+      /division by zero/,
+    );
+    await Promise.all(Array.from({ length: 10 }, (_, i) => db.statement(`insert into tx_scratch (id) values ($1)`, [i + 2])));
+    expect(await notes()).toHaveLength(11);
+  });
 });

@@ -1,6 +1,6 @@
 import { AUTH_MESSAGES, MIN_PASSWORD_LENGTH, normalizeEmail } from '@/features/auth/auth.rules';
 import type { Database, Sql } from '../db/database.server';
-import { asService } from '../db/roles.server';
+import { asService, serviceStatement } from '../db/roles.server';
 import type { MailMessage } from '../mail/mail.port';
 import { queueJob } from '../outbox/jobs.server';
 import type { AccountUser, AuthPort, AuthResult, CookieJar, CurrentSession } from './auth.port';
@@ -135,16 +135,17 @@ export function createBuiltInAuth({ db, secureCookies, onMailQueued, cacheSessio
     if (cached) return cached;
     const generation = cache?.generation() ?? 0;
     const sessionKey = `builtin:${hash}`;
-    // Session, account and idle state in one query: every signed-in request pays for this, so it is one round trip.
-    const [row] = await asService(db, (tx) =>
-      tx.query<UserRow & { created_at: Date; expires_at: Date; last_seen_at: Date | null; idle: boolean; touch_due: boolean }>(
-        `select ${USER_COLUMNS}, s.created_at, s.created_at + make_interval(secs => $2) as expires_at, a.last_seen_at,
-           ${activitySql('s.created_at', '$4', '$5')}
-         from public.auth_sessions s join auth.users u on u.id = s.user_id
-         left join public.session_activity a on a.session_key = $3
-         where s.token_hash = $1 and s.revoked_at is null and s.created_at > now() - make_interval(secs => $2)`,
-        [hash, SESSION_MAX_AGE_S, sessionKey, ...ACTIVITY_PARAMS],
-      ),
+    // Session, account and idle state in one statement: every signed-in request pays for this, so it is one round trip.
+    const [row] = await serviceStatement<
+      UserRow & { created_at: Date; expires_at: Date; last_seen_at: Date | null; idle: boolean; touch_due: boolean }
+    >(
+      db,
+      `select ${USER_COLUMNS}, s.created_at, s.created_at + make_interval(secs => $2) as expires_at, a.last_seen_at,
+         ${activitySql('s.created_at', '$4', '$5')}
+       from public.auth_sessions s join auth.users u on u.id = s.user_id
+       left join public.session_activity a on a.session_key = $3
+       where s.token_hash = $1 and s.revoked_at is null and s.created_at > now() - make_interval(secs => $2)`,
+      [hash, SESSION_MAX_AGE_S, sessionKey, ...ACTIVITY_PARAMS],
     );
     if (!row) return null;
     const session: CurrentSession = {

@@ -1,5 +1,5 @@
 import type { Database, Sql } from '../db/database.server';
-import { asService } from '../db/roles.server';
+import { asService, serviceStatement } from '../db/roles.server';
 import type { AuthPort, CookieJar, CurrentSession, SessionActivity } from './auth.port';
 
 /** Idle sign-out after 15 minutes without activity (spec section 6), decided by the server. */
@@ -42,12 +42,11 @@ export async function recordActivity(tx: Sql, sessionKey: string, userId: string
 
 /** The activity of a session whose adapter could not read it with the session itself (Supabase: claims, no query). */
 async function readActivity(db: Database, session: CurrentSession): Promise<SessionActivity> {
-  const [row] = await asService(db, (tx) =>
-    tx.query<{ idle: boolean; touch_due: boolean }>(
-      `select ${activitySql('$2::timestamptz', '$3', '$4')}
-       from (select 1) as one left join public.session_activity a on a.session_key = $1`,
-      [session.sessionKey, session.startedAt?.toISOString() ?? null, ...ACTIVITY_PARAMS],
-    ),
+  const [row] = await serviceStatement<{ idle: boolean; touch_due: boolean }>(
+    db,
+    `select ${activitySql('$2::timestamptz', '$3', '$4')}
+     from (select 1) as one left join public.session_activity a on a.session_key = $1`,
+    [session.sessionKey, session.startedAt?.toISOString() ?? null, ...ACTIVITY_PARAMS],
   );
   return { idle: row?.idle ?? true, touchDue: row?.touch_due ?? true };
 }

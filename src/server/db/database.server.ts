@@ -22,6 +22,12 @@ export interface Database extends Sql {
    * setup as cheaply as its driver allows: PostgreSQL pipelines it with fn's first statement (one round trip, not two).
    */
   transaction<T>(fn: (tx: Sql) => Promise<T>, setup?: Setup): Promise<T>;
+  /**
+   * One statement in a transaction of its own, after `setup`. PostgreSQL receives BEGIN, the setup, the statement and
+   * COMMIT together: one round trip, where `transaction` needs two (should the statement fail, COMMIT rolls back and
+   * the statement's error is thrown).
+   */
+  statement<T extends object = Row>(text: string, params?: readonly unknown[], setup?: Setup): Promise<T[]>;
   close(): Promise<void>;
 }
 

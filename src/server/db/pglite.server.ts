@@ -140,7 +140,7 @@ function wrap(pg: PGlite | Transaction, owner?: PGlite): Sql {
 
 /** Wraps an open PGlite instance (tests pass a clone) as a Database. */
 export function fromPglite(pg: PGlite, release: () => void = () => {}): Database {
-  return {
+  const database: Database = {
     kind: 'pglite',
     ...wrap(pg),
     transaction: (fn, setup?: Setup) =>
@@ -149,11 +149,13 @@ export function fromPglite(pg: PGlite, release: () => void = () => {}): Database
         if (setup) await sql.query(setup.text, setup.params);
         return fn(sql);
       }),
+    statement: (text, params, setup) => database.transaction((tx) => tx.query(text, params), setup),
     async close() {
       await pg.close();
       release();
     },
   };
+  return database;
 }
 
 /** Opens the embedded database in `dataDir` (locked to this process), or in memory when dataDir is null. */

@@ -43,6 +43,25 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
         connection.release();
       }
     },
+    async statement<T extends object = Row>(text: string, params: readonly unknown[] = [], setup?: Setup): Promise<T[]> {
+      const connection = await sql.reserve();
+      try {
+        const run = (t: string, p: readonly unknown[] = []) =>
+          connection.unsafe(t, p as postgres.ParameterOrJSON<never>[]).execute();
+        // postgres.js sends each without waiting for the one before; after a failed statement the server still runs
+        // COMMIT, which then rolls back.
+        const [begun, ready, result, committed] = await Promise.allSettled([
+          run('begin'),
+          setup ? run(setup.text, setup.params) : null,
+          run(text, params),
+          run('commit'),
+        ]);
+        for (const outcome of [begun, ready, result, committed]) if (outcome?.status === 'rejected') throw outcome.reason;
+        return (result as PromiseFulfilledResult<unknown>).value as T[];
+      } finally {
+        connection.release();
+      }
+    },
     close: () => sql.end({ timeout: 5 }),
   };
 }

@@ -1,4 +1,4 @@
-import type { Database, Sql } from './database.server';
+import type { Database, Row, Sql } from './database.server';
 
 /** The JWT claims a signed-in shopper's queries run with, as Supabase's table API sets them. */
 export interface ShopperClaims {
@@ -26,4 +26,13 @@ const AS_SERVICE = {
 /** Runs `fn` as service_role (bypasses RLS). Only for named privileged paths: payments, accounts, the outbox. */
 export function asService<T>(db: Database, fn: (tx: Sql) => Promise<T>): Promise<T> {
   return db.transaction(fn, AS_SERVICE);
+}
+
+/** One statement as service_role, in a transaction of its own (one round trip on PostgreSQL; see Database.statement). */
+export function serviceStatement<T extends object = Row>(
+  db: Database,
+  text: string,
+  params: readonly unknown[] = [],
+): Promise<T[]> {
+  return db.statement<T>(text, params, AS_SERVICE);
 }
