@@ -45,7 +45,7 @@ describe('prepared statements in embedded transactions', () => {
         ),
       ),
     );
-    results.forEach((rows, i) => expect(rows).toEqual([i % 2 ? { odd: i } : { even: `n${i}` }]));
+    for (const [i, rows] of results.entries()) expect(rows).toEqual([i % 2 ? { odd: i } : { even: `n${i}` }]);
   });
 
   it('throws the database error, rolls back, and works again after it', async () => {
