@@ -7,7 +7,7 @@ import { type CartLine, type CartLineInput, cartId } from '@/features/cart/cart'
 import { cartBody, loadCart, saveCart } from '@/features/cart/cart.server';
 import type { Database } from '@/server/db/database.server';
 import { asShopper, type ShopperClaims } from '@/server/db/roles.server';
-import { loadCatalogueIndex } from '../unit/load-catalogue';
+import { loadCatalogueIndex, withOutOfStock } from '../unit/load-catalogue';
 import { freshDatabase, TEST_DATABASE_KIND } from './test-database';
 
 const catalogue = loadCatalogueIndex();
@@ -108,6 +108,26 @@ describe(`the saved cart on ${TEST_DATABASE_KIND}`, () => {
     expect((await rows()).filter((r) => r.user_id === B.sub).map((r) => r.cart_id)).toEqual(['6', '998']);
     expect(await load(B)).toEqual([withId(oil)]);
     expect((await rows()).filter((r) => r.user_id === B.sub).map((r) => r.cart_id)).toEqual(['6']);
+  });
+
+  describe('an out-of-stock product (here the soap, marked so in a copy of the catalogue)', () => {
+    const soldOut = withOutOfStock(catalogue, 8);
+
+    it('is refused in a save (PUT /api/cart answers 400 with the message), and the saved cart stays as it was', async () => {
+      await save(A, [scrubs]);
+      const before = await rows();
+      const refused = await asShopper(db, A, (tx) => saveCart(tx, [oil, soap], soldOut));
+      expect(refused).toEqual({ ok: false, message: 'Line 2: Turmeric Face Soap is out of stock.' });
+      expect(await rows()).toEqual(before);
+      // The same cart is taken while the soap is in stock.
+      expect(await save(A, [oil, soap])).toMatchObject({ ok: true });
+    });
+
+    it('a saved line whose product went out of stock since is deleted on read, like a retired colour', async () => {
+      await save(A, [soap, scrubs, oil]);
+      expect(await asShopper(db, A, (tx) => loadCart(tx, soldOut))).toEqual([scrubs, oil].map(withId));
+      expect((await rows()).map((r) => r.cart_id)).toEqual(['3-powder-blue-L', '6']);
+    });
   });
 
   it('a quantity above 5 written outside our endpoints is deleted on read too (the page could not show or change it)', async () => {

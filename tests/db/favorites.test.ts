@@ -7,7 +7,7 @@ import {
   removeFavorite,
 } from '@/features/favorites/favorites.server';
 import { asService, asShopper, type ShopperClaims } from '@/server/db/roles.server';
-import { loadCatalogueIndex } from '../unit/load-catalogue';
+import { loadCatalogueIndex, withOutOfStock } from '../unit/load-catalogue';
 import { newShopper, sqlstate } from './shopper-fixtures';
 import { suiteDatabase, TEST_DATABASE_KIND } from './test-database';
 
@@ -100,6 +100,12 @@ describe(`favorites on ${TEST_DATABASE_KIND}`, () => {
       [3, 'choose'],
     ]);
     expect(listed[0]).toMatchObject({ name: soap.name, image: soap.image, priceCents: soap.priceCents, category: soap.category });
+    // Out of stock, it stays listed with the catalogue's details, and the wishlist says so instead of offering Add to Cart.
+    const soldOut = await asShopper(db, ann, (tx) => listFavorites(tx, withOutOfStock(catalogue, 8)));
+    expect(soldOut.map((f) => [f.productId, f.cart])).toEqual([
+      [8, 'out-of-stock'],
+      [3, 'choose'],
+    ]);
     expect(await remove(ann, 8)).toBe(true);
   });
 

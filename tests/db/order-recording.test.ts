@@ -17,7 +17,7 @@ import type { PaymentIntentStatus, PaymentsPort } from '@/server/payments/paymen
 import { createTestProcessor, signTestWebhook } from '@/server/payments/test-processor.server';
 import { createRateTableShipping } from '@/server/shipping/rate-table.server';
 import type { Address } from '@/server/shipping/shipping.port';
-import { loadCatalogueIndex } from '../unit/load-catalogue';
+import { loadCatalogueIndex, withOutOfStock } from '../unit/load-catalogue';
 import { suiteDatabase, TEST_DATABASE_KIND } from './test-database';
 
 const db = suiteDatabase();
@@ -59,6 +59,26 @@ describe(`recording an order on ${TEST_DATABASE_KIND}`, () => {
     const { started } = await pricedCheckout();
     expect(started.totals).toEqual({ subtotalCents: 10_500, shippingCents: 1600, taxCents: 935, totalCents: 13_035 });
     expect(started.amountCents).toBe(13_035);
+  });
+
+  it('refuses rates and a payment for a cart holding an out-of-stock product, opening no payment', async () => {
+    const soldOut = withOutOfStock(catalogue, 7);
+    const message = 'Line 2: Kojic Acid Soap is out of stock.';
+    const shipping = createRateTableShipping();
+    expect(await quoteRates(db, shipping, soldOut, { toAddress: address, lines: [scrubs, soap] })).toMatchObject({
+      ok: false,
+      message,
+    });
+    // A rate quoted while it was in stock does not carry it through once the catalogue says otherwise.
+    const quoted = await quoteRates(db, shipping, catalogue, { toAddress: address, lines: [scrubs, soap] });
+    if (!quoted.ok) throw new Error(quoted.message);
+    const payments = createTestProcessor(db, { webhookSecret: WEBHOOK_SECRET });
+    const [before] = await db.query<{ n: number }>('select count(*)::int as n from public.checkouts');
+    expect(
+      await startCheckout(db, payments, soldOut, null, { lines: [scrubs, soap], address, rateId: quoted.rates[0]?.id ?? '' }),
+    ).toEqual({ ok: false, status: 400, message });
+    const [after] = await db.query<{ n: number }>('select count(*)::int as n from public.checkouts');
+    expect(after?.n).toBe(before?.n);
   });
 
   it('records nothing for a payment that has not gone through', async () => {

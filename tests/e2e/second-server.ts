@@ -34,12 +34,16 @@ async function freePorts(count: number): Promise<number[]> {
   return ports;
 }
 
-/** Starts the built shop with `env` on top of the test defaults; resolves once /api/health answers. */
-export async function startSecondShop(name: string, env: Record<string, string>): Promise<SecondShop> {
+/**
+ * Starts the built shop with `env` on top of the test defaults; resolves once /api/health answers. `root` is the
+ * project whose build (dist/) it serves: this one, or a copy built with test-only content.
+ */
+export async function startSecondShop(name: string, env: Record<string, string>, root = '.'): Promise<SecondShop> {
   const [port, mailboxPort] = await freePorts(2);
   const dir = mkdtempSync(join(tmpdir(), `aurelia-e2e-${name}-`));
   const origin = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, ['scripts/serve.mjs'], {
+  const child: ChildProcess = spawn(process.execPath, [join(root, 'scripts/serve.mjs')], {
+    cwd: root,
     env: {
       PATH: process.env.PATH ?? '',
       HOST: '127.0.0.1',

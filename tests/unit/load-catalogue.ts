@@ -30,3 +30,10 @@ export function loadCatalogueIndex() {
     (p) => p.images[0]?.src ?? '',
   );
 }
+
+/** A copy of `catalogue` with one product marked `inStock: false` (no real product is out of stock today). */
+export function withOutOfStock<C extends ReadonlyMap<number, { inStock: boolean }>>(catalogue: C, id: number): C {
+  const product = catalogue.get(id);
+  if (!product) throw new Error(`product ${id} is not in the catalogue`);
+  return new Map([...catalogue, [id, { ...product, inStock: false }]]) as unknown as C;
+}

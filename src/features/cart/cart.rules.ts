@@ -22,6 +22,8 @@ export const CART_MESSAGES = {
   saveFailed: 'Your cart could not be saved',
   loadFailed: 'Your saved cart could not be loaded',
   empty: 'Your cart is empty.',
+  /** What the cart, the product page and the checkout say of a product the catalogue marks `inStock: false`. */
+  outOfStock: (name: string) => `${name} is out of stock.`,
 } as const;
 
 /** Sets one line's quantity (at most MAX_QUANTITY); 0 or less removes the line (spec section 5). */
@@ -56,6 +58,7 @@ export function sameLines(a: readonly CartLine[], b: readonly CartLine[]): boole
 /** Why the catalogue refuses a line (without naming it), or null when the line is fine. */
 export function lineProblem(line: CartLineInput, product: CartRulesProduct | undefined): string | null {
   if (!product) return `product ${line.productId} is not in the catalogue.`;
+  if (!product.inStock) return CART_MESSAGES.outOfStock(product.name);
   const { quantity, selectedColor: color, selectedSize: size } = line;
   if (!Number.isInteger(quantity) || quantity < 1 || quantity > MAX_QUANTITY) {
     return `${product.name}: the quantity must be a whole number from 1 to ${MAX_QUANTITY}.`;
@@ -83,7 +86,13 @@ export function cartProblem(lines: readonly CartLineInput[], catalogue: CartRule
   return null;
 }
 
-/** The lines the catalogue accepts: a product that left the catalogue, or a colour or size no longer made, drops out. */
+/**
+ * The lines the catalogue accepts: a product that left the catalogue or is out of stock, or a colour or size no longer
+ * made, drops out. An out-of-stock line is dropped like a retired colour rather than kept and marked: the catalogue
+ * changes only with a rebuild, and a kept line nobody can buy would make the server refuse every save of the cart
+ * (PUT /api/cart takes only lines it could sell) and the checkout, so the shopper could change nothing until they
+ * found and removed it. The product page and the cards say 'Out of stock' in its place.
+ */
 export function knownLines<L extends CartLineInput>(lines: readonly L[], catalogue: CartRulesCatalogue): L[] {
   return lines.filter((l) => lineProblem(l, catalogue.get(l.productId)) === null);
 }

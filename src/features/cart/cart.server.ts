@@ -47,6 +47,7 @@ export function cartProducts(products: readonly Product[]): CartProduct[] {
     id: p.id,
     name: p.name,
     priceCents: p.priceCents,
+    inStock: p.inStock,
     href: productHref(p.id),
     image: p.images[0]?.src.src ?? '',
     colors: p.colors.map((c) => c.value),
@@ -78,7 +79,9 @@ async function lockCart(tx: Sql): Promise<void> {
 
 /**
  * The signed-in shopper's saved cart (run as the shopper: RLS shows only their rows). Rows the catalogue no longer
- * accepts (a product that left it, a colour or size no longer made) are deleted and left out.
+ * accepts (a product that left it or went out of stock, a colour or size no longer made) are deleted and left out: a
+ * saved line must be one the next save and the checkout accept (see knownLines in cart.rules.ts for why an
+ * out-of-stock line goes rather than staying marked).
  */
 export async function loadCart(tx: Sql, catalogue: CartRulesCatalogue): Promise<CartLine[]> {
   await lockCart(tx);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { loadCatalogueIndex } from '../../../tests/unit/load-catalogue';
+import { loadCatalogueIndex, withOutOfStock } from '../../../tests/unit/load-catalogue';
 import { addLine, type CartLine, type CartLineInput, cartId, itemCount, MAX_QUANTITY, QUANTITY_CHOICES, readLines } from './cart';
 import {
+  CART_MESSAGES,
   cartAfterSignIn,
   cartProblem,
   knownLines,
@@ -227,6 +228,33 @@ describe('line rules shared with the server', () => {
     const gone = line(999, 1);
     const retired = line(3, 1, 'red', 'M');
     expect(knownLines([soap, gone, blueM, retired], catalogue)).toEqual([soap, blueM]);
+  });
+});
+
+describe('an out-of-stock product (inStock: false)', () => {
+  // Nothing in the real catalogue is out of stock: the soap and the scrubs are marked so in a copy.
+  const soldOut = withOutOfStock(withOutOfStock(catalogue, 8), 3);
+
+  it('is refused in any quantity or variant, by name', () => {
+    expect(CART_MESSAGES.outOfStock('Turmeric Face Soap')).toBe('Turmeric Face Soap is out of stock.');
+    for (const bad of [input(soap), { ...input(soap), quantity: 1 }, input(blueM)]) {
+      const name = soldOut.get(bad.productId)?.name ?? '';
+      expect(lineProblem(bad, soldOut.get(bad.productId))).toBe(`${name} is out of stock.`);
+    }
+    // Being in stock is checked first: the shopper is not asked to pick a size of something they cannot buy.
+    expect(lineProblem({ ...input(blueM), selectedSize: null }, soldOut.get(3))).toBe('Clinical Scrubs is out of stock.');
+  });
+
+  it('makes the cart refused, naming its line, while the same cart is fine when it is in stock', () => {
+    const cart = [input(line(6, 1)), input(soap)];
+    expect(cartProblem(cart, catalogue)).toBeNull();
+    expect(cartProblem(cart, soldOut)).toBe('Line 2: Turmeric Face Soap is out of stock.');
+  });
+
+  it('drops out of a cart before it is saved or checked out; the other lines stay in order', () => {
+    const oil = line(6, 1);
+    expect(knownLines([soap, oil, blueM], soldOut)).toEqual([oil]);
+    expect(knownLines([soap, oil, blueM], catalogue)).toEqual([soap, oil, blueM]);
   });
 });
 

@@ -18,6 +18,8 @@ export type CartLineInput = Omit<CartLine, 'cartId'>;
 export interface CartRulesProduct {
   name: string;
   priceCents: number;
+  /** False while the product is out of stock: no cart or checkout takes it. */
+  inStock: boolean;
   /** Colour values on offer, empty when the product has none. */
   colors: readonly string[];
   sizes: readonly string[];

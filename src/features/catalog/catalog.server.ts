@@ -37,6 +37,7 @@ export function toCard(p: Product): ProductCard {
     priceCents: p.priceCents,
     description: p.description,
     likes: p.likes,
+    inStock: p.inStock,
     href: productHref(p.id),
     image: { src: first.src.src, width: first.src.width, height: first.src.height, alt: first.alt },
   };

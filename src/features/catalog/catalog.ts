@@ -9,9 +9,14 @@ export interface ProductCard {
   priceCents: number;
   description: string;
   likes: number;
+  /** False: the card says OUT_OF_STOCK. */
+  inStock: boolean;
   href: string;
   image: { src: string; width: number; height: number; alt: string };
 }
+
+/** What a card, the wishlist and the product page show (in place of Add to Cart) for a product marked `inStock: false`. */
+export const OUT_OF_STOCK = 'Out of stock';
 
 /** A chip's value: every product, or one main category. */
 export type CategoryFilter = 'all' | MainCategory;

@@ -38,7 +38,6 @@ interface CheckoutLine {
 
 export const CHECKOUT_PROBLEMS = {
   rateExpired: 'Shipping rates are out of date. Please calculate shipping again.',
-  outOfStock: (name: string) => `${name} is out of stock. Please remove it from your cart.`,
   notFound: 'No checkout was found for this payment.',
   notPaid: 'The payment has not gone through.',
   mismatch: 'The payment does not match the order. It has been set aside for the shop to check.',
@@ -62,13 +61,13 @@ export async function startCheckout(
   userId: string | null,
   body: PaymentIntentBody,
 ): Promise<StartResult> {
+  // The cart's own rules, out of stock included ('Line 1: <name> is out of stock.', the message PUT /api/cart gives).
   const problem = cartProblem(body.lines, catalogue);
   if (problem) return { ok: false, status: 400, message: problem };
   const lines: CheckoutLine[] = [];
   for (const line of body.lines) {
     const product = catalogue.get(line.productId);
     if (!product) return { ok: false, status: 400, message: `product ${line.productId} is not in the catalogue.` };
-    if (!product.inStock) return { ok: false, status: 409, message: CHECKOUT_PROBLEMS.outOfStock(product.name) };
     lines.push({
       ...line,
       name: product.name,
@@ -195,6 +194,9 @@ interface CheckoutRow {
  * the payment succeeded for the checkout's total (never the caller), then inserts the order, its lines, its label
  * and e-mail jobs and empties the shopper's saved cart in one transaction. The checkout's row lock makes concurrent
  * calls wait for the first; the unique payment_intent_id makes a second order impossible even across servers.
+ * Stock is not checked again here: startCheckout refused out-of-stock lines before the payment was opened, and once
+ * the shopper has paid, the order is recorded (a product marked out of stock by a rebuild in between is the shop's
+ * to fulfil or refund, not a payment to lose).
  */
 export async function recordOrder(
   db: Database,

@@ -6,7 +6,7 @@ import { $user } from '../auth/auth.store';
 import PrivateCollection from '../auth/PrivateCollection';
 import { clearPrivateState } from '../auth/session.client';
 import { addToCart } from '../cart/cart.store';
-import { formatPrice } from '../catalog/catalog';
+import { formatPrice, OUT_OF_STOCK } from '../catalog/catalog';
 import { notify } from '../toasts/toast.store';
 import { type Favorite, REMOVE_FAILED } from './favorites';
 import { $favorites, loadFavorites } from './favorites.store';
@@ -168,6 +168,12 @@ function WishlistGrid() {
                 <a className="btn" href={item.href}>
                   Choose options<span className="visually-hidden"> for {item.name}</span>
                 </a>
+              )}
+              {item.cart === 'out-of-stock' && (
+                <button type="button" className="btn" disabled>
+                  {OUT_OF_STOCK}
+                  <span className="visually-hidden">: {item.name} cannot be added to the cart</span>
+                </button>
               )}
               {item.cart === 'unavailable' && <span className="muted">Currently unavailable</span>}
               <button type="button" className="btn btn-outline" onClick={() => remove(item)}>

@@ -16,8 +16,9 @@ describe('how a favorite goes in the cart from the wishlist', () => {
     expect(cartAction({ inStock: true, colors: ['blue'], sizes: [] })).toBe('choose');
   });
 
-  it('not at all when it is out of stock or has left the catalogue', () => {
-    expect(cartAction({ inStock: false, colors: [], sizes: [] })).toBe('unavailable');
+  it('not at all when it is out of stock (said so) or has left the catalogue', () => {
+    expect(cartAction({ inStock: false, colors: [], sizes: [] })).toBe('out-of-stock');
+    expect(cartAction({ inStock: false, colors: ['blue'], sizes: ['M'] })).toBe('out-of-stock');
     expect(cartAction(catalogue.get(999))).toBe('unavailable');
   });
 });

@@ -13,9 +13,9 @@ export const REMOVE_FAILED = 'Failed to remove from favorites';
 
 /**
  * How the wishlist can put a favorite in the cart: straight away (one of it), only after choosing a colour or size
- * on the product page, or not at all (out of stock, or no longer in the catalogue).
+ * on the product page, or not at all: out of stock (for now), or no longer in the catalogue ('unavailable').
  */
-export type CartAction = 'add' | 'choose' | 'unavailable';
+export type CartAction = 'add' | 'choose' | 'out-of-stock' | 'unavailable';
 
 /** A saved favorite as the server answers it (name, picture, price and category: see toFavorite in favorites.server.ts). */
 export interface Favorite {
@@ -34,6 +34,7 @@ export interface Favorite {
 export function cartAction(
   item: { inStock: boolean; colors: readonly string[]; sizes: readonly string[] } | undefined,
 ): CartAction {
-  if (!item?.inStock) return 'unavailable';
+  if (!item) return 'unavailable';
+  if (!item.inStock) return 'out-of-stock';
   return item.colors.length > 0 || item.sizes.length > 0 ? 'choose' : 'add';
 }

@@ -6,6 +6,7 @@ import {
   categoryLabel,
   filterByCategory,
   formatPrice,
+  OUT_OF_STOCK,
   PAGE_SIZE,
   type ProductCard,
 } from '../catalog/catalog';
@@ -118,6 +119,7 @@ export default function CatalogBrowser({ products }: Props) {
                 <span className="card-body">
                   <span className="card-category">{p.category}</span>
                   <span className="card-name">{p.name}</span>
+                  {!p.inStock && <span className="card-stock">{OUT_OF_STOCK}</span>}
                   <span className="card-description">{p.description}</span>
                   <span className="card-meta">
                     <span className="card-price">{formatPrice(p.priceCents)}</span>

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useEarlyTaps } from '@/lib/early-taps';
 import { QUANTITY_CHOICES } from '../cart/cart';
 import { addToCart } from '../cart/cart.store';
+import { OUT_OF_STOCK } from '../catalog/catalog';
 import { LOGIN_TO_SAVE } from '../favorites/favorites';
 import { $favorites, toggleFavorite } from '../favorites/favorites.store';
 import { notify } from '../toasts/toast.store';
@@ -106,7 +107,7 @@ export default function ProductPurchase({ productId, name, colors, sizes, inStoc
       )}
       <div className="purchase-actions">
         <button type="button" className="btn" onClick={add} disabled={!inStock} data-pending-action="add-to-cart">
-          {inStock ? 'Add to Cart' : 'Out of Stock'}
+          {inStock ? 'Add to Cart' : OUT_OF_STOCK}
         </button>
         <button
           type="button"

@@ -7,7 +7,7 @@ import { requireShopper } from '@/server/shopper.server';
 
 export const prerender = false;
 
-/** The signed-in shopper's saved cart: {lines}. Lines the catalogue no longer has are deleted on the way. */
+/** The signed-in shopper's saved cart: {lines}. Lines the catalogue no longer sells (gone, out of stock) are deleted on the way. */
 export const GET: APIRoute = async (context) => {
   const me = await requireShopper(context, CART_MESSAGES.signInToSave);
   if (me instanceof Response) return me;
@@ -15,7 +15,7 @@ export const GET: APIRoute = async (context) => {
   return json({ lines: await me.run((tx) => loadCart(tx, catalogue)) });
 };
 
-/** Replaces the saved cart with {lines: [{productId, quantity, selectedColor, selectedSize}]}: all of it, or nothing (400). */
+/** Replaces the saved cart with {lines: [{productId, quantity, selectedColor, selectedSize}]}: all of it, or nothing (400, e.g. 'Line 1: Rose Oil is out of stock.'). */
 export const PUT: APIRoute = async (context) => {
   const me = await requireShopper(context, CART_MESSAGES.signInToSave);
   if (me instanceof Response) return me;
