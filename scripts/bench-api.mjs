@@ -7,10 +7,10 @@
 //   npm run bench:api [-- --postgres postgres://…/scratch] [-- --write] [-- --duration 10] [-- --label after]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { freePort } from './free-port.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const args = process.argv.slice(2);
@@ -23,18 +23,6 @@ const write = args.includes('--write');
 const duration = Number(option('--duration') ?? 10);
 const connections = Number(option('--connections') ?? 50);
 const label = option('--label') ?? 'after';
-
-/** A port nobody listens on right now. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 const [port, mailboxPort] = [await freePort(), await freePort()];
 const origin = `http://127.0.0.1:${port}`;

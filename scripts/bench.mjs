@@ -9,10 +9,10 @@
 //   npm run bench [-- --skip-lighthouse] [-- --duration 10]
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
+import { freePort } from './free-port.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const args = process.argv.slice(2);
@@ -23,17 +23,6 @@ function step(script, scriptArgs = []) {
   console.log(`\n▶ ${script} ${scriptArgs.join(' ')}`);
   const run = spawnSync(node, [join(root, script), ...scriptArgs], { cwd: root, stdio: 'inherit' });
   if (run.status !== 0) throw new Error(`${script} failed (${run.status})`);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts the built shop as `npm start` does and times it to its first page (200 for /); then stops it. */
