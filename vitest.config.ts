@@ -5,7 +5,13 @@ import { getViteConfig } from 'astro/config';
 export default getViteConfig({
   test: {
     environment: 'node',
-    include: ['src/**/*.test.ts', 'tests/unit/**/*.test.ts', 'tests/db/**/*.test.ts', 'tests/contract/**/*.test.ts'],
+    include: [
+      'src/**/*.test.ts',
+      'tests/unit/**/*.test.ts',
+      'tests/db/**/*.test.ts',
+      'tests/contract/**/*.test.ts',
+      'tests/reliability/**/*.test.ts',
+    ],
     setupFiles: ['tests/setup/fail-on-console-error.ts'],
     // The database suites hash passwords (argon2id) and run migrations on PGlite: on a busy 2-core machine a test that
     // takes 1 s alone can take 6. A hang still fails, after 15 s rather than 5.

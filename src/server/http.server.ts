@@ -205,7 +205,7 @@ export function clientAddress(
 
 /**
  * Whether a state-changing request comes from our own pages. Astro's checkOrigin stops cross-site form posts but lets
- * a cross-site JSON POST through, so /api checks the Origin header itself.
+ * a cross-site JSON POST through, so the middleware checks the Origin header itself (and Astro's check is off).
  */
 export function sameOrigin(request: Request, allowed: readonly string[]): boolean {
   // Not the request's own URL: its host comes from the Host header, which whoever sends the request chooses.

@@ -1,0 +1,80 @@
+/**
+ * A test shop for the in-process /api harness (harness.ts): real services (built-in accounts, the test payment
+ * processor, the rate-table shipping) on a fresh database (PGlite, or PostgreSQL with TEST_DATABASE_URL), save the
+ * e-mail, which is recorded instead of sent. Kept apart from harness.ts, which imports every endpoint: the mocks of
+ * getServices and astro:content load this file while those endpoints are still loading.
+ */
+import { createBuiltInAuth } from '@/server/auth/builtin.server';
+import { loadConfig } from '@/server/config.server';
+import type { Database } from '@/server/db/database.server';
+import type { MailMessage, MailPort } from '@/server/mail/mail.port';
+import { createPayments } from '@/server/payments/index.server';
+import type { Services } from '@/server/services.server';
+import { createShipping } from '@/server/shipping/shipping.server';
+import { freshDatabase } from '../db/test-database';
+import { loadCatalogue } from '../unit/load-catalogue';
+
+/** The public origin the harness's configuration has, and the Origin our own pages send. */
+export const ORIGIN = 'http://127.0.0.1:4321';
+export const ADMIN_EMAIL = 'owner@example.com';
+
+/** What getCollection('products') gives the server: the real product files (images as plain paths). */
+export const astroContent = {
+  getCollection: async () =>
+    loadCatalogue().map(({ product }) => ({
+      data: { ...product, images: product.images.map((image) => ({ ...image, src: { src: image.src, width: 1, height: 1 } })) },
+    })),
+};
+
+export interface TestShop {
+  services: Services;
+  db: Database;
+  /** Every e-mail the shop has sent so far. */
+  sent: MailMessage[];
+  /** When set, the mail endpoint is "down": sending throws. */
+  mailDown: { value: boolean };
+}
+
+let current: Promise<TestShop> | undefined;
+
+/** The mocked getServices: the current test shop's services. */
+export async function testServices(): Promise<Services> {
+  if (!current) throw new Error('startShop() first');
+  return (await current).services;
+}
+
+/** Starts a shop on a fresh database: call it in beforeAll; stopShop in afterAll. */
+export function startShop(env: Record<string, string> = {}): Promise<TestShop> {
+  current = (async () => {
+    const db = await freshDatabase();
+    const config = loadConfig({ HOST: '127.0.0.1', PORT: '4321', ADMIN_EMAILS: ADMIN_EMAIL, ...env });
+    const sent: MailMessage[] = [];
+    const mailDown = { value: false };
+    const mail: MailPort = {
+      name: 'recorder',
+      async send(message) {
+        if (mailDown.value) throw new Error('mail endpoint down');
+        sent.push(message);
+      },
+    };
+    const services: Services = {
+      config,
+      db,
+      auth: createBuiltInAuth({ db, secureCookies: false }),
+      mail,
+      shipping: createShipping(config.shipping),
+      payments: createPayments(config.payments, db),
+      address: null,
+      nudgeOutbox: () => {},
+      devMailbox: null,
+    };
+    return { services, db, sent, mailDown };
+  })();
+  return current;
+}
+
+export async function stopShop(): Promise<void> {
+  const shop = await current;
+  current = undefined;
+  await shop?.db.close();
+}
