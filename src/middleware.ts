@@ -1,5 +1,6 @@
 import { defineMiddleware } from 'astro:middleware';
-import { needsOriginCheck, problem, sameOrigin } from '@/server/http.server';
+import { inSpecShape } from '@/features/newsletter/newsletter-routes.server';
+import { BEARER_ENDPOINTS, needsOriginCheck, problem, sameOrigin } from '@/server/http.server';
 import { getServices } from '@/server/services.server';
 
 const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];
@@ -49,6 +50,11 @@ async function fromOwnPages(request: Request): Promise<boolean> {
   return sameOrigin(request, ownOrigins(config.publicOrigin));
 }
 
+/** A refusal by the middleware, in the shape the endpoint answers in: the spec's newsletter calls have their own. */
+function refuse(url: URL, response: Response): Response | Promise<Response> {
+  return BEARER_ENDPOINTS.has(url.pathname) ? inSpecShape(response) : response;
+}
+
 /**
  * Guards the on-demand routes. Under /api: an unknown path or method is a JSON 404 or 405 (Astro would answer its HTML
  * 404 page), state-changing requests must come from our own pages (save the exceptions `needsOriginCheck` names: the
@@ -70,13 +76,16 @@ export const onRequest = defineMiddleware(async ({ request, url, routePattern },
   }
   // Every /api answer is JSON, including the ones Astro would give as its HTML 404 page.
   const methods = await endpointMethods(routePattern);
-  if (!methods) return problem(404, 'not_found', 'There is no such API endpoint.');
+  if (!methods) return refuse(url, problem(404, 'not_found', 'There is no such API endpoint.'));
   if (!methods.includes(request.method))
-    return problem(405, 'method_not_allowed', `This endpoint does not answer ${request.method} requests.`, {
-      allow: methods.join(', '),
-    });
-  if (/%00/.test(request.url)) return problem(400, 'invalid_text', 'The address contains a NUL character.');
+    return refuse(
+      url,
+      problem(405, 'method_not_allowed', `This endpoint does not answer ${request.method} requests.`, {
+        allow: methods.join(', '),
+      }),
+    );
+  if (/%00/.test(request.url)) return refuse(url, problem(400, 'invalid_text', 'The address contains a NUL character.'));
   if (needsOriginCheck(request, url.pathname) && !(await fromOwnPages(request)))
-    return problem(403, 'forbidden_origin', 'This request must come from the shop’s own pages.');
+    return refuse(url, problem(403, 'forbidden_origin', 'This request must come from the shop’s own pages.'));
   return next();
 });

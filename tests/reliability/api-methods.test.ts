@@ -3,6 +3,7 @@
  * (Astro alone answers both with its HTML 404 page), checked on every endpoint through src/middleware.ts.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { BEARER_ENDPOINTS } from '@/server/http.server';
 import { apiRequest, call, exportedMethods, ROUTES, startShop, stopShop } from './harness';
 
 vi.mock('@/server/services.server', async (real) => ({
@@ -33,7 +34,13 @@ describe('methods and paths under /api', () => {
     const res = await call(apiRequest(method, pathOf(pattern)));
     expect(res.status).toBe(405);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await res.json()).toEqual({ error: { code: 'method_not_allowed', message: expect.stringContaining(method) } });
+    const message = expect.stringContaining(method);
+    expect(await res.json()).toEqual(
+      // The spec's newsletter calls answer a refusal in the spec's shape.
+      BEARER_ENDPOINTS.has(pattern)
+        ? { error: message, code: 'method_not_allowed' }
+        : { error: { code: 'method_not_allowed', message } },
+    );
     const allow = (res.headers.get('allow') ?? '').split(', ');
     expect(allow).toEqual(expect.arrayContaining(methods));
     expect(allow.includes('HEAD')).toBe(methods.includes('GET'));
@@ -52,6 +59,25 @@ describe('methods and paths under /api', () => {
       expect(res.status).toBe(404);
       expect(await res.json()).toEqual({ error: { code: 'not_found', message: 'There is no such API endpoint.' } });
     }
+  });
+
+  it('the spec’s newsletter calls answer the middleware’s refusals in the spec’s shape too', async () => {
+    const crossSite = await call(
+      apiRequest(
+        'POST',
+        '/api/newsletter-subscribe',
+        { email: 'a@example.com' },
+        { origin: 'https://evil.example', cookie: 'x=1' },
+      ),
+    );
+    expect(crossSite.status).toBe(403);
+    expect(await crossSite.json()).toEqual({
+      error: 'This request must come from the shop’s own pages.',
+      code: 'forbidden_origin',
+    });
+    const nul = await call(apiRequest('GET', '/api/newsletter-status?userId=%00'));
+    expect(nul.status).toBe(400);
+    expect(await nul.json()).toEqual({ error: 'The address contains a NUL character.', code: 'invalid_text' });
   });
 
   it('a state-changing request from another site is a JSON 403 whatever its content type (not Astro’s plain text)', async () => {
