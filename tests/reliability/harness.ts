@@ -168,3 +168,65 @@ export async function tableDigest(db: Database): Promise<Record<string, string>>
   const [row] = await db.query<Record<string, string>>(`select ${select}`);
   return row ?? {};
 }
+
+export const ADDRESS = {
+  name: 'Ann Lee',
+  email: 'ann.lee@example.com',
+  street1: '5 Elm St',
+  city: 'Austin',
+  state: 'TX',
+  zip: '78701',
+  country: 'US',
+};
+export type WireLine = { productId: number; quantity: number; selectedColor: string | null; selectedSize: string | null };
+export const SOAP: WireLine = { productId: 8, quantity: 2, selectedColor: null, selectedSize: null };
+
+/** The JSON of an answer, with its status; throws when the status is not `expected`. */
+export async function expectJson<T>(response: Promise<Response>, expected: number): Promise<T> {
+  const res = await response;
+  const text = await res.text();
+  if (res.status !== expected) throw new Error(`expected ${expected}, got ${res.status}: ${text}`);
+  return JSON.parse(text) as T;
+}
+
+export interface OpenedCheckout {
+  client_secret: string;
+  paymentIntentId: string;
+  amountCents: number;
+  totals: Record<string, number>;
+}
+
+/** A checkout opened through the API as the checkout drawer does: rates quoted, a payment opened for the first one. */
+export async function openCheckout(
+  jar: Browser,
+  lines: WireLine[] = [SOAP],
+  extra: Record<string, unknown> = {},
+  address: Record<string, unknown> = ADDRESS,
+): Promise<OpenedCheckout> {
+  const { rates } = await expectJson<{ rates: { object_id: string }[] }>(
+    call(apiRequest('POST', '/api/shippo-rates', { toAddress: address, lines }), { jar }),
+    200,
+  );
+  const rateId = rates[0]?.object_id;
+  return expectJson<OpenedCheckout>(
+    call(apiRequest('POST', '/api/create-payment-intent', { lines, address, rateId, ...extra }), { jar }),
+    200,
+  );
+}
+
+/** Pays an opened checkout with the TEST MODE card that succeeds. */
+export async function pay(checkout: OpenedCheckout): Promise<void> {
+  const card = { clientSecret: checkout.client_secret, number: '4242424242424242', expMonth: 12, expYear: 30, cvc: '123' };
+  await expectJson(call(apiRequest('POST', '/api/test-payments/confirm', card)), 200);
+}
+
+/** Opens, pays and confirms a checkout: the recorded order's id. */
+export async function purchase(jar: Browser, lines: WireLine[] = [SOAP]): Promise<{ orderId: string; checkout: OpenedCheckout }> {
+  const checkout = await openCheckout(jar, lines);
+  await pay(checkout);
+  const { order } = await expectJson<{ order: { id: string } }>(
+    call(apiRequest('POST', '/api/orders/confirm', { paymentIntentId: checkout.paymentIntentId }), { jar }),
+    201,
+  );
+  return { orderId: order.id, checkout };
+}
