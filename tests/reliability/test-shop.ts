@@ -1,14 +1,17 @@
 /**
  * A test shop for the in-process /api harness (harness.ts): real services (built-in accounts, the test payment
- * processor, the rate-table shipping) on a fresh database (PGlite, or PostgreSQL with TEST_DATABASE_URL), save the
+ * processor with a known webhook secret, the rate-table shipping; `overrides` swaps any) on a fresh database (PGlite, or PostgreSQL with TEST_DATABASE_URL), save the
  * e-mail, which is recorded instead of sent. Kept apart from harness.ts, which imports every endpoint: the mocks of
  * getServices and astro:content load this file while those endpoints are still loading.
  */
+import { labelJob, orderEmailJob, shippedEmailJob } from '@/features/checkout/fulfilment.server';
 import { createBuiltInAuth } from '@/server/auth/builtin.server';
 import { loadConfig } from '@/server/config.server';
 import type { Database } from '@/server/db/database.server';
 import type { MailMessage, MailPort } from '@/server/mail/mail.port';
-import { createPayments } from '@/server/payments/index.server';
+import { jobHandlers } from '@/server/outbox/jobs.server';
+import { processDue } from '@/server/outbox/outbox.server';
+import { createTestProcessor } from '@/server/payments/test-processor.server';
 import type { Services } from '@/server/services.server';
 import { createShipping } from '@/server/shipping/shipping.server';
 import { freshDatabase } from '../db/test-database';
@@ -33,7 +36,12 @@ export interface TestShop {
   sent: MailMessage[];
   /** When set, the mail endpoint is "down": sending throws. */
   mailDown: { value: boolean };
+  /** Runs the outbox's due jobs (labels, e-mails) once, as the server's worker does; `now` to jump past a backoff. */
+  runOutbox: (now?: Date) => Promise<{ sent: number; failed: number }>;
 }
+
+/** The test processor's webhook secret in a test shop, to sign events with. */
+export const WEBHOOK_SECRET = 'whsec_test_reliability';
 
 let current: Promise<TestShop> | undefined;
 
@@ -44,7 +52,10 @@ export async function testServices(): Promise<Services> {
 }
 
 /** Starts a shop on a fresh database: call it in beforeAll; stopShop in afterAll. */
-export function startShop(env: Record<string, string> = {}): Promise<TestShop> {
+export function startShop(
+  env: Record<string, string> = {},
+  overrides: (services: Services) => Partial<Services> = () => ({}),
+): Promise<TestShop> {
   current = (async () => {
     const db = await freshDatabase();
     const config = loadConfig({ HOST: '127.0.0.1', PORT: '4321', ADMIN_EMAILS: ADMIN_EMAIL, ...env });
@@ -63,12 +74,22 @@ export function startShop(env: Record<string, string> = {}): Promise<TestShop> {
       auth: createBuiltInAuth({ db, secureCookies: false }),
       mail,
       shipping: createShipping(config.shipping),
-      payments: createPayments(config.payments, db),
+      payments: createTestProcessor(db, { webhookSecret: WEBHOOK_SECRET }),
       address: null,
       nudgeOutbox: () => {},
       devMailbox: null,
     };
-    return { services, db, sent, mailDown };
+    Object.assign(services, overrides(services));
+    const { shipping } = services;
+    const { publicOrigin, shopEmail } = config;
+    const handlers = jobHandlers({
+      email: (message) => mail.send(message),
+      'order-label': labelJob({ db, shipping, publicOrigin }),
+      'order-email': orderEmailJob({ db, mail, publicOrigin, shopEmail }),
+      'order-shipped-email': shippedEmailJob({ db, mail, publicOrigin }),
+    });
+    const runOutbox = (now?: Date) => processDue(db, handlers, now ? { now } : {});
+    return { services, db, sent, mailDown, runOutbox };
   })();
   return current;
 }
