@@ -1,5 +1,6 @@
 import { defineMiddleware } from 'astro:middleware';
 import { inSpecShape } from '@/features/newsletter/newsletter-routes.server';
+import { isDatabaseUnavailable } from '@/server/db/database.server';
 import { BEARER_ENDPOINTS, needsOriginCheck, problem, sameOrigin } from '@/server/http.server';
 import { getServices } from '@/server/services.server';
 
@@ -87,5 +88,15 @@ export const onRequest = defineMiddleware(async ({ request, url, routePattern },
   if (/%00/.test(request.url)) return refuse(url, problem(400, 'invalid_text', 'The address contains a NUL character.'));
   if (needsOriginCheck(request, url.pathname) && !(await fromOwnPages(request)))
     return refuse(url, problem(403, 'forbidden_origin', 'This request must come from the shop’s own pages.'));
-  return next();
+  try {
+    return await next();
+  } catch (error) {
+    // The database restarting or failing over: a clear answer the page can retry on, not Astro's 500 page.
+    if (!isDatabaseUnavailable(error)) throw error;
+    console.warn(`[aurelia] ${request.method} ${url.pathname}: the database is unavailable (${(error as Error).message})`);
+    return refuse(
+      url,
+      problem(503, 'unavailable', 'The shop is briefly unavailable. Please try again in a moment.', { 'retry-after': '5' }),
+    );
+  }
 });

@@ -51,13 +51,14 @@ export async function testServices(): Promise<Services> {
   return (await current).services;
 }
 
-/** Starts a shop on a fresh database: call it in beforeAll; stopShop in afterAll. */
+/** Starts a shop on a fresh database (or `openDatabase`'s): call it in beforeAll; stopShop in afterAll. */
 export function startShop(
   env: Record<string, string> = {},
   overrides: (services: Services) => Partial<Services> = () => ({}),
+  openDatabase: () => Promise<Database> = freshDatabase,
 ): Promise<TestShop> {
   current = (async () => {
-    const db = await freshDatabase();
+    const db = await openDatabase();
     const config = loadConfig({ HOST: '127.0.0.1', PORT: '4321', ADMIN_EMAILS: ADMIN_EMAIL, ...env });
     const sent: MailMessage[] = [];
     const mailDown = { value: false };
