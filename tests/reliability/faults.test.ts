@@ -3,7 +3,7 @@
  * time, and the fallback rate still pays), the mail endpoint down (the order is kept, its e-mails go out once, when it
  * is back), Stripe's answer to a create lost on the way (the SDK's retry reuses the idempotency key: one intent).
  * The process dying between payment and order is tests/db/order-recording.test.ts ("reconciliation records a payment
- * that succeeded without an order"); the database going away: see docs/reliability.md.
+ * that succeeded without an order"); PostgreSQL restarting is tests/reliability/database-restart.test.ts.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
