@@ -1,7 +1,7 @@
 import { defineMiddleware } from 'astro:middleware';
 import { inSpecShape } from '@/features/newsletter/newsletter-routes.server';
 import { isDatabaseUnavailable } from '@/server/db/database.server';
-import { BEARER_ENDPOINTS, needsOriginCheck, problem, sameOrigin } from '@/server/http.server';
+import { BEARER_ENDPOINTS, needsOriginCheck, problem, SAFE_METHODS, sameOrigin } from '@/server/http.server';
 import { getServices } from '@/server/services.server';
 
 const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];
@@ -30,8 +30,6 @@ export function endpointMethods(routePattern: string): Promise<readonly string[]
   }
   return methods;
 }
-
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 const isAdminPath = (path: string) => path === '/admin' || path.startsWith('/admin/');
 

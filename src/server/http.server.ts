@@ -215,7 +215,8 @@ export function sameOrigin(request: Request, allowed: readonly string[]): boolea
   return allowed.includes(origin);
 }
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Methods that change nothing: no Origin check. */
+export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Called by the payment processor's servers, not our pages: it verifies a signature on the raw body instead. */
 const SIGNED_WEBHOOKS = new Set(['/api/stripe-webhook']);
 /**

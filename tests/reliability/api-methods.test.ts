@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BEARER_ENDPOINTS } from '@/server/http.server';
-import { apiRequest, call, exportedMethods, ROUTES, startShop, stopShop } from './harness';
+import { apiRequest, call, exportedMethods, ORIGIN, ROUTES, startShop, stopShop } from './harness';
 
 vi.mock('@/server/services.server', async (real) => ({
   ...(await real<object>()),
@@ -78,6 +78,21 @@ describe('methods and paths under /api', () => {
     const nul = await call(apiRequest('GET', '/api/newsletter-status?userId=%00'));
     expect(nul.status).toBe(400);
     expect(await nul.json()).toEqual({ error: 'The address contains a NUL character.', code: 'invalid_text' });
+  });
+
+  it('an on-demand page takes no state-changing request from another site either (Astro’s own check is off)', async () => {
+    const post = (origin?: string) =>
+      call(
+        new Request(`${ORIGIN}/admin`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', ...(origin ? { origin } : {}) },
+          body: 'a=1',
+        }),
+      );
+    for (const origin of ['https://evil.example', undefined]) expect((await post(origin)).status).toBe(403);
+    // From our own pages it reaches the page (here the harness's stand-in for Astro's page rendering).
+    expect((await post(ORIGIN)).status).not.toBe(403);
+    expect((await call(new Request(`${ORIGIN}/admin`, { headers: { origin: 'https://evil.example' } }))).status).not.toBe(403);
   });
 
   it('a state-changing request from another site is a JSON 403 whatever its content type (not Astro’s plain text)', async () => {
