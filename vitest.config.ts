@@ -11,6 +11,7 @@ export default getViteConfig({
       'tests/unit/**/*.test.ts',
       'tests/db/**/*.test.ts',
       'tests/contract/**/*.test.ts',
+      'tests/reliability/**/*.test.ts',
     ],
     setupFiles: ['tests/setup/fail-on-console-error.ts'],
     // The database suites hash passwords (argon2id) and run migrations on PGlite: on a busy 2-core machine a test that

@@ -1,8 +1,35 @@
 import { defineMiddleware } from 'astro:middleware';
-import { needsOriginCheck, problem, sameOrigin } from '@/server/http.server';
+import { inSpecShape } from '@/features/newsletter/newsletter-routes.server';
+import { isDatabaseUnavailable } from '@/server/db/database.server';
+import { BEARER_ENDPOINTS, needsOriginCheck, problem, SAFE_METHODS, sameOrigin } from '@/server/http.server';
 import { getServices } from '@/server/services.server';
 
 const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];
+
+/** Every endpoint's module, loaded only when its methods are first asked for (see endpointMethods). */
+const API_MODULES = import.meta.glob<Record<string, unknown>>('./pages/api/**/*.ts');
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+const endpointMethodCache = new Map<string, Promise<readonly string[] | null>>();
+
+/**
+ * The methods the endpoint behind `routePattern` answers, as Astro dispatches them (HEAD with GET, every method with
+ * ALL), or null when no endpoint is there. Astro answers a method an endpoint does not export with an HTML 404 page.
+ */
+export function endpointMethods(routePattern: string): Promise<readonly string[] | null> {
+  let methods = endpointMethodCache.get(routePattern);
+  if (!methods) {
+    const load = API_MODULES[`./pages${routePattern}.ts`] ?? API_MODULES[`./pages${routePattern}/index.ts`];
+    methods = load
+      ? load().then((exports) =>
+          METHODS.filter((method) =>
+            ['ALL', method, ...(method === 'HEAD' ? ['GET'] : [])].some((name) => typeof exports[name] === 'function'),
+          ),
+        )
+      : Promise.resolve(null);
+    endpointMethodCache.set(routePattern, methods);
+  }
+  return methods;
+}
 
 const isAdminPath = (path: string) => path === '/admin' || path.startsWith('/admin/');
 
@@ -16,26 +43,58 @@ function ownOrigins(publicOrigin: string): string[] {
   return LOOPBACK.map((host) => new URL(`${url.protocol}//${host}:${url.port}`).origin);
 }
 
+/** Whether a request comes from one of our own pages (see sameOrigin). */
+async function fromOwnPages(request: Request): Promise<boolean> {
+  const { config } = await getServices();
+  return sameOrigin(request, ownOrigins(config.publicOrigin));
+}
+
+/** A refusal by the middleware, in the shape the endpoint answers in: the spec's newsletter calls have their own. */
+function refuse(url: URL, response: Response): Response | Promise<Response> {
+  return BEARER_ENDPOINTS.has(url.pathname) ? inSpecShape(response) : response;
+}
+
 /**
- * Guards the on-demand routes: state-changing /api requests must come from our own pages (save the exceptions
- * `needsOriginCheck` names: the signed webhook, bearer-authenticated calls), and text PostgreSQL cannot store never
- * gets as far as a query. Security headers are added by the server in front (scripts/serve.mjs), which
- * also answers for the pre-rendered pages.
+ * Guards the on-demand routes. Under /api: an unknown path or method is a JSON 404 or 405 (Astro would answer its HTML
+ * 404 page), state-changing requests must come from our own pages (save the exceptions `needsOriginCheck` names: the
+ * signed webhook, bearer-authenticated calls), and text PostgreSQL cannot store never gets as far as a query. On-demand
+ * pages take no state-changing request from elsewhere either: this replaces Astro's `checkOrigin`, which answers in
+ * plain text (and ran before this, so /api could not answer in JSON). Security headers are added by the server in front
+ * (scripts/serve.mjs), which also answers for the pre-rendered pages.
  */
-export const onRequest = defineMiddleware(async ({ request, url }, next) => {
-  if (isAdminPath(url.pathname)) {
+export const onRequest = defineMiddleware(async ({ request, url, routePattern }, next) => {
+  if (!url.pathname.startsWith('/api/')) {
+    if (!SAFE_METHODS.has(request.method) && !(await fromOwnPages(request)))
+      return new Response(`Cross-site ${request.method} requests are forbidden.`, { status: 403 });
+    if (!isAdminPath(url.pathname)) return next();
     // An admin page (or the 404 a guest or shopper gets there) depends on who asks: never stored, never indexed.
     const response = await next();
     response.headers.set('cache-control', 'private, no-store');
     response.headers.set('x-robots-tag', 'noindex');
     return response;
   }
-  if (!url.pathname.startsWith('/api/')) return next();
-  if (/%00/.test(request.url)) return problem(400, 'invalid_text', 'The address contains a NUL character.');
-  if (needsOriginCheck(request, url.pathname)) {
-    const { config } = await getServices();
-    if (!sameOrigin(request, ownOrigins(config.publicOrigin)))
-      return problem(403, 'forbidden_origin', 'This request must come from the shop’s own pages.');
+  // Every /api answer is JSON, including the ones Astro would give as its HTML 404 page.
+  const methods = await endpointMethods(routePattern);
+  if (!methods) return refuse(url, problem(404, 'not_found', 'There is no such API endpoint.'));
+  if (!methods.includes(request.method))
+    return refuse(
+      url,
+      problem(405, 'method_not_allowed', `This endpoint does not answer ${request.method} requests.`, {
+        allow: methods.join(', '),
+      }),
+    );
+  if (/%00/.test(request.url)) return refuse(url, problem(400, 'invalid_text', 'The address contains a NUL character.'));
+  if (needsOriginCheck(request, url.pathname) && !(await fromOwnPages(request)))
+    return refuse(url, problem(403, 'forbidden_origin', 'This request must come from the shop’s own pages.'));
+  try {
+    return await next();
+  } catch (error) {
+    // The database restarting or failing over: a clear answer the page can retry on, not Astro's 500 page.
+    if (!isDatabaseUnavailable(error)) throw error;
+    console.warn(`[aurelia] ${request.method} ${url.pathname}: the database is unavailable (${(error as Error).message})`);
+    return refuse(
+      url,
+      problem(503, 'unavailable', 'The shop is briefly unavailable. Please try again in a moment.', { 'retry-after': '5' }),
+    );
   }
-  return next();
 });

@@ -205,7 +205,7 @@ export function clientAddress(
 
 /**
  * Whether a state-changing request comes from our own pages. Astro's checkOrigin stops cross-site form posts but lets
- * a cross-site JSON POST through, so /api checks the Origin header itself.
+ * a cross-site JSON POST through, so the middleware checks the Origin header itself (and Astro's check is off).
  */
 export function sameOrigin(request: Request, allowed: readonly string[]): boolean {
   // Not the request's own URL: its host comes from the Host header, which whoever sends the request chooses.
@@ -215,7 +215,8 @@ export function sameOrigin(request: Request, allowed: readonly string[]): boolea
   return allowed.includes(origin);
 }
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Methods that change nothing: no Origin check. */
+export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Called by the payment processor's servers, not our pages: it verifies a signature on the raw body instead. */
 const SIGNED_WEBHOOKS = new Set(['/api/stripe-webhook']);
 /**

@@ -82,15 +82,15 @@ function notSelf(me: Caller, userId: string | undefined, message: string): Respo
   return userId === me.session.user.id ? null : problem(403, 'forbidden', message);
 }
 
-/** The headers of a refusal worth keeping when it is rewritten: how long to wait, and which credential to send. */
-const KEPT_HEADERS = ['retry-after', 'www-authenticate'];
+/** The headers of a refusal worth keeping when it is rewritten: how long to wait, which credential, which methods. */
+const KEPT_HEADERS = ['retry-after', 'www-authenticate', 'allow'];
 
 /**
  * The spec's clients read `error` as text (section 8 compares it with 'This email is already subscribed' and shows
  * it after 'Subscription failed'), so these endpoints answer a failure as {error: message, code} rather than the
  * shop's usual {error: {code, message}}, as create-shipment does for its own spec answer. Status and headers stay.
  */
-async function inSpecShape(response: Response): Promise<Response> {
+export async function inSpecShape(response: Response): Promise<Response> {
   if (response.ok) return response;
   const { error } = (await response.json()) as { error: { code: string; message: string } };
   return json({ error: error.message, code: error.code }, response.status, keptHeaders(response));

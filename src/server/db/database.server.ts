@@ -35,3 +35,26 @@ export interface Database extends Sql {
 export function jsonColumn<T>(value: T | string): T {
   return typeof value === 'string' ? (JSON.parse(value) as T) : value;
 }
+
+/** The driver's and the operating system's codes for a connection that is gone or cannot be made. */
+const CONNECTION_CODES = new Set([
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+]);
+
+/**
+ * Whether `error` says the database cannot be reached right now (a restart, a failover, a network cut) rather than
+ * that a statement failed: the driver's connection errors, and PostgreSQL's connection-exception class (08) and
+ * shutdown codes (57P01 to 57P03). Such a request may succeed when retried.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error) || !('code' in error) || typeof error.code !== 'string') return false;
+  return CONNECTION_CODES.has(error.code) || error.code.startsWith('08') || /^57P0[123]$/.test(error.code);
+}

@@ -1,7 +1,12 @@
 import postgres from 'postgres';
-import type { Database, Row, Setup, Sql } from './database.server';
+import { type Database, isDatabaseUnavailable, type Row, type Setup, type Sql } from './database.server';
 
-type Client = postgres.Sql | postgres.TransactionSql;
+type Client = postgres.Sql | postgres.TransactionSql | postgres.ReservedSql;
+
+/** What postgres.js hands a query's `onexecute` option: the connection, whose `onclose` it calls once when it closes. */
+interface ConnectionHandle {
+  onclose?: ((error: Error) => void) | undefined;
+}
 
 function wrap(sql: Client): Sql {
   return {
@@ -12,6 +17,35 @@ function wrap(sql: Client): Sql {
       await sql.unsafe(text).simple();
     },
   };
+}
+
+/**
+ * How long a transaction waits for a connection. While PostgreSQL restarts, the driver queues a transaction until a
+ * connection is back, however long that takes; past this, it is answered as unavailable (503) instead.
+ */
+const RESERVE_TIMEOUT_MS = 5_000;
+
+/** A reserved connection, or an error coded CONNECT_TIMEOUT after `ms` (the connection, should it come, is released). */
+async function reserveWithin(sql: postgres.Sql, ms: number): Promise<postgres.ReservedSql> {
+  const pending = sql.reserve();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(Object.assign(new Error(`no database connection within ${ms} ms`), { code: 'CONNECT_TIMEOUT' })),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([pending, timeout]);
+  } catch (error) {
+    pending.then(
+      (connection) => connection.release(),
+      () => {},
+    );
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Connects to PostgreSQL (production, or the CI server in tests). */
@@ -25,22 +59,45 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
     // is sent without waiting), then COMMIT once fn is done. Should anything fail, the rest of the pipeline fails
     // with it ("current transaction is aborted"), the first error is thrown, and the transaction is rolled back.
     async transaction<T>(fn: (tx: Sql) => Promise<T>, setup?: Setup): Promise<T> {
-      const connection = await sql.reserve();
+      const connection = await reserveWithin(sql, RESERVE_TIMEOUT_MS);
+      // postgres.js 3.4.9 crashes the process when a query is sent on a reserved connection whose socket has closed
+      // (the write is scheduled for later and then finds no socket: porsager/postgres#1208). So the transaction
+      // watches its connection, as the driver's own sql.begin does, and once it has closed sends nothing more on it:
+      // every later statement, and the rollback, fail at once with the driver's error instead, and it is not released.
+      let watched: ConnectionHandle | undefined;
+      let gone: Error | undefined;
+      const watch = {
+        onexecute(handle: ConnectionHandle) {
+          watched = handle;
+          handle.onclose = (error) => {
+            gone = error;
+          };
+          return true;
+        },
+      };
+      const guarded: Sql = {
+        query: (text, params) => (gone ? Promise.reject(gone) : wrap(connection).query(text, params)),
+        exec: (text) => (gone ? Promise.reject(gone) : wrap(connection).exec(text)),
+      };
       try {
-        const begun = connection.unsafe('begin').execute();
+        const begun = connection.unsafe('begin', [], watch as object).execute();
         const ready = setup
           ? connection.unsafe(setup.text, (setup.params ?? []) as postgres.ParameterOrJSON<never>[]).execute()
           : null;
         // fn runs now, up to its first await, so its first statements join the pipeline; a throw becomes a rejection.
-        const work = (async () => fn(wrap(connection)))();
+        const work = (async () => fn(guarded))();
         const [, , result] = await Promise.all([begun, ready, work]);
-        await connection.unsafe('commit');
+        await guarded.exec('commit');
         return result;
       } catch (error) {
-        await connection.unsafe('rollback').catch(() => {});
+        // A connection that is gone takes its transaction with it.
+        if (!gone && !isDatabaseUnavailable(error)) await connection.unsafe('rollback').catch(() => {});
         throw error;
       } finally {
-        connection.release();
+        if (watched?.onclose) watched.onclose = undefined;
+        // A closed connection is already back in the driver's hands (it reconnects it for whoever waits); releasing it
+        // too would give the dead connection to the next transaction waiting for one.
+        if (!gone) connection.release();
       }
     },
     async statement<T extends object = Row>(text: string, params: readonly unknown[] = [], setup?: Setup): Promise<T[]> {
