@@ -48,6 +48,58 @@ async function reserveWithin(sql: postgres.Sql, ms: number): Promise<postgres.Re
   }
 }
 
+/** A reserved connection as a transaction uses it: statements sent on it, and whether it has closed meanwhile. */
+interface OwnConnection {
+  sql: Sql;
+  send(text: string, params?: readonly unknown[]): Promise<unknown>;
+  gone(): boolean;
+}
+
+/**
+ * Runs `fn` on a connection of its own. postgres.js 3.4.9 crashes the process when a query is sent on a reserved
+ * connection whose socket has closed (the write is scheduled for later and then finds no socket: porsager/postgres#1208).
+ * So the connection is watched, as the driver's own sql.begin does, and once it has closed nothing more is sent on it:
+ * every later statement, and the rollback, fail at once with the driver's error instead, and it is not released.
+ */
+async function onOwnConnection<T>(sql: postgres.Sql, fn: (connection: OwnConnection) => Promise<T>): Promise<T> {
+  const connection = await reserveWithin(sql, RESERVE_TIMEOUT_MS);
+  let watched: ConnectionHandle | undefined;
+  let gone: Error | undefined;
+  const watch = {
+    onexecute(handle: ConnectionHandle) {
+      watched = handle;
+      handle.onclose = (error) => {
+        gone = error;
+      };
+      return true;
+    },
+  };
+  let first = true;
+  const send = (text: string, params: readonly unknown[] = []): Promise<unknown> => {
+    if (gone) return Promise.reject(gone);
+    // The first statement sent carries the watch (postgres.js hands it the connection when it goes out).
+    const options = first ? (watch as object) : undefined;
+    first = false;
+    return connection.unsafe(text, params as postgres.ParameterOrJSON<never>[], options).execute();
+  };
+  const own = wrap(connection);
+  try {
+    return await fn({
+      sql: {
+        query: (text, params) => (gone ? Promise.reject(gone) : own.query(text, params)),
+        exec: (text) => (gone ? Promise.reject(gone) : own.exec(text)),
+      },
+      send,
+      gone: () => gone !== undefined,
+    });
+  } finally {
+    if (watched?.onclose) watched.onclose = undefined;
+    // A closed connection is already back in the driver's hands (it reconnects it for whoever waits); releasing it
+    // too would give the dead connection to the next transaction waiting for one.
+    if (!gone) connection.release();
+  }
+}
+
 /** Connects to PostgreSQL (production, or the CI server in tests). */
 export function openPostgres(url: string, options: { max?: number } = {}): Database {
   const sql = postgres(url, { max: options.max ?? 10, onnotice: () => {}, connection: { application_name: 'aurelia-shop' } });
@@ -58,66 +110,36 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
     // connection of its own, BEGIN, the setup and fn's first statements leave together (postgres.js pipelines what
     // is sent without waiting), then COMMIT once fn is done. Should anything fail, the rest of the pipeline fails
     // with it ("current transaction is aborted"), the first error is thrown, and the transaction is rolled back.
+    // A single statement needs one round trip: its COMMIT leaves with it.
     async transaction<T>(fn: (tx: Sql) => Promise<T>, setup?: Setup): Promise<T> {
-      const connection = await reserveWithin(sql, RESERVE_TIMEOUT_MS);
-      // postgres.js 3.4.9 crashes the process when a query is sent on a reserved connection whose socket has closed
-      // (the write is scheduled for later and then finds no socket: porsager/postgres#1208). So the transaction
-      // watches its connection, as the driver's own sql.begin does, and once it has closed sends nothing more on it:
-      // every later statement, and the rollback, fail at once with the driver's error instead, and it is not released.
-      let watched: ConnectionHandle | undefined;
-      let gone: Error | undefined;
-      const watch = {
-        onexecute(handle: ConnectionHandle) {
-          watched = handle;
-          handle.onclose = (error) => {
-            gone = error;
-          };
-          return true;
-        },
-      };
-      const guarded: Sql = {
-        query: (text, params) => (gone ? Promise.reject(gone) : wrap(connection).query(text, params)),
-        exec: (text) => (gone ? Promise.reject(gone) : wrap(connection).exec(text)),
-      };
-      try {
-        const begun = connection.unsafe('begin', [], watch as object).execute();
-        const ready = setup
-          ? connection.unsafe(setup.text, (setup.params ?? []) as postgres.ParameterOrJSON<never>[]).execute()
-          : null;
-        // fn runs now, up to its first await, so its first statements join the pipeline; a throw becomes a rejection.
-        const work = (async () => fn(guarded))();
-        const [, , result] = await Promise.all([begun, ready, work]);
-        await guarded.exec('commit');
-        return result;
-      } catch (error) {
-        // A connection that is gone takes its transaction with it.
-        if (!gone && !isDatabaseUnavailable(error)) await connection.unsafe('rollback').catch(() => {});
-        throw error;
-      } finally {
-        if (watched?.onclose) watched.onclose = undefined;
-        // A closed connection is already back in the driver's hands (it reconnects it for whoever waits); releasing it
-        // too would give the dead connection to the next transaction waiting for one.
-        if (!gone) connection.release();
-      }
+      return onOwnConnection(sql, async (connection) => {
+        try {
+          const begun = connection.send('begin');
+          const ready = setup ? connection.send(setup.text, setup.params) : null;
+          // fn runs now, up to its first await, so its first statements join the pipeline; a throw becomes a rejection.
+          const work = (async () => fn(connection.sql))();
+          const [, , result] = await Promise.all([begun, ready, work]);
+          await connection.send('commit');
+          return result;
+        } catch (error) {
+          // A connection that is gone takes its transaction with it.
+          if (!connection.gone() && !isDatabaseUnavailable(error)) await connection.send('rollback').catch(() => {});
+          throw error;
+        }
+      });
     },
     async statement<T extends object = Row>(text: string, params: readonly unknown[] = [], setup?: Setup): Promise<T[]> {
-      const connection = await sql.reserve();
-      try {
-        const run = (t: string, p: readonly unknown[] = []) =>
-          connection.unsafe(t, p as postgres.ParameterOrJSON<never>[]).execute();
-        // postgres.js sends each without waiting for the one before; after a failed statement the server still runs
-        // COMMIT, which then rolls back.
-        const [begun, ready, result, committed] = await Promise.allSettled([
-          run('begin'),
-          setup ? run(setup.text, setup.params) : null,
-          run(text, params),
-          run('commit'),
+      return onOwnConnection(sql, async (connection) => {
+        // Sent together; after a failed statement the server still runs COMMIT, which then rolls back.
+        const outcomes = await Promise.allSettled([
+          connection.send('begin'),
+          setup ? connection.send(setup.text, setup.params) : null,
+          connection.send(text, params),
+          connection.send('commit'),
         ]);
-        for (const outcome of [begun, ready, result, committed]) if (outcome?.status === 'rejected') throw outcome.reason;
-        return (result as PromiseFulfilledResult<unknown>).value as T[];
-      } finally {
-        connection.release();
-      }
+        for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason;
+        return (outcomes[2] as PromiseFulfilledResult<unknown>).value as T[];
+      });
     },
     close: () => sql.end({ timeout: 5 }),
   };
