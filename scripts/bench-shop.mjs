@@ -1,0 +1,156 @@
+// The shop the browser benchmarks measure: the production build served by `node scripts/serve.mjs` on a fresh embedded
+// database, with its dev mailbox, and the accounts and order they need, made through the public endpoints as a shopper
+// would (sign-up, the verification link from the mailbox, login; an order paid with the TEST MODE card).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Starts the shop on `port` with its dev mailbox on `mailboxPort`; `adminEmails` may use /admin.
+ * @param {{ port: number, mailboxPort: number, adminEmails?: string[] }} options
+ */
+export async function startShop({ port, mailboxPort, adminEmails = [] }) {
+  const origin = `http://127.0.0.1:${port}`;
+  const mailbox = `http://127.0.0.1:${mailboxPort}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-shop-'));
+  const env = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DEV_MAILBOX_PORT: String(mailboxPort),
+    // Every bench account signs up and logs in from one address; per-address limits must not get in the way.
+    ADDRESS_LIMIT_FACTOR: '1000',
+    ADMIN_EMAILS: adminEmails.join(','),
+    PGLITE_DIR: join(dataDir, 'pglite'),
+  };
+  delete env.DATABASE_URL;
+  const server = spawn(process.execPath, [join(root, 'scripts/serve.mjs')], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  server.stdout.on('data', (d) => (log += d));
+  server.stderr.on('data', (d) => (log += d));
+  let stopping = false;
+  const exited = new Promise((resolve) => server.on('exit', resolve));
+  server.on('exit', (code) => {
+    if (!stopping) {
+      console.error(`The shop exited (${code}) before the bench finished:\n${log}`);
+      process.exit(1);
+    }
+  });
+
+  async function stop() {
+    stopping = true;
+    server.kill('SIGTERM');
+    await exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  /** A JSON call as the shop's own pages make it: same Origin, JSON body. */
+  async function call(path, { method = 'GET', body, cookie } = {}) {
+    const headers = { origin, 'content-type': 'application/json' };
+    if (cookie) headers.cookie = cookie;
+    const response = await fetch(`${origin}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      redirect: 'manual',
+    });
+    if (response.status >= 400) throw new Error(`${method} ${path}: HTTP ${response.status} ${await response.text()}`);
+    return response;
+  }
+
+  /** The first link matching `pattern` in an e-mail to `to` whose subject matches `subject`. */
+  async function linkInMail(to, subject, pattern) {
+    for (let i = 0; i < 150; i++) {
+      const store = await (await fetch(`${mailbox}/store`)).json();
+      const mail = store.emails.find((m) => m.destination.to.includes(to) && subject.test(m.subject ?? ''));
+      const link = pattern.exec(mail?.body?.text ?? '')?.[0];
+      if (link) return link;
+      await sleep(200);
+    }
+    throw new Error(`No e-mail to ${to} matching ${subject}`);
+  }
+
+  /**
+   * Signs a new account up, follows the link in the dev mailbox and logs in.
+   * @returns {Promise<{ email: string, cookies: { name: string, value: string }[], cookie: string }>}
+   */
+  async function signedIn(email) {
+    const password = 'lavender-fields-7';
+    await call('/api/auth/signup', {
+      method: 'POST',
+      body: { firstName: 'Bench', lastName: 'Shopper', email, password, confirmPassword: password },
+    });
+    const link = new URL(await linkInMail(email, /Confirm your Aurelia account/, /https?:\/\/\S+token=[\w-]+/));
+    const verified = await fetch(new URL(link.pathname + link.search, origin), { redirect: 'manual' });
+    if (verified.status >= 400) throw new Error(`Verification link answered HTTP ${verified.status}`);
+    const login = await call('/api/auth/login', { method: 'POST', body: { email, password } });
+    const cookies = login.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0] ?? '')
+      .filter((c) => c.includes('=') && !c.endsWith('='))
+      .map((c) => ({ name: c.slice(0, c.indexOf('=')), value: c.slice(c.indexOf('=') + 1) }));
+    const cookie = cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    const who = await (await call('/api/auth/session', { cookie })).json();
+    if (who.user?.email !== email) throw new Error(`Login did not give a session: ${JSON.stringify(who)}`);
+    return { email, cookies, cookie };
+  }
+
+  /**
+   * Places an order through the checkout's endpoints (shipping rates, payment, the TEST MODE card, recording it), as
+   * the signed-in `account`. Resolves to its id and the order page's link from the confirmation e-mail.
+   */
+  async function placeOrder(account) {
+    const lines = [
+      { productId: 7, quantity: 2, selectedColor: null, selectedSize: null },
+      { productId: 8, quantity: 1, selectedColor: null, selectedSize: null },
+    ];
+    const address = {
+      name: 'Bench Shopper',
+      email: account.email,
+      street1: '12 Bull St',
+      city: 'Savannah',
+      state: 'GA',
+      zip: '31401',
+      country: 'US',
+    };
+    const { cookie } = account;
+    const { rates } = await (
+      await call('/api/shippo-rates', { method: 'POST', body: { toAddress: address, lines }, cookie })
+    ).json();
+    const intent = await (
+      await call('/api/create-payment-intent', {
+        method: 'POST',
+        body: { lines, address, rateId: rates[0].object_id },
+        cookie,
+      })
+    ).json();
+    await call('/api/test-payments/confirm', {
+      method: 'POST',
+      body: { clientSecret: intent.client_secret, number: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '123' },
+      cookie,
+    });
+    await call('/api/orders/confirm', { method: 'POST', body: { paymentIntentId: intent.paymentIntentId }, cookie });
+    const { orders } = await (await call('/api/orders', { cookie })).json();
+    const id = orders[0]?.id;
+    if (!id) throw new Error('The order placed is not in the shopper’s orders');
+    const link = new URL(await linkInMail(account.email, /^Your Aurelia order /, /https?:\/\/\S+\/order\?token=[\w%-]+/));
+    return { id, page: link.pathname + link.search };
+  }
+
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${origin}/api/health`)).ok) break;
+    } catch {}
+    if (i > 150) throw new Error(`${origin} did not answer:\n${log}`);
+    await sleep(200);
+  }
+  return { origin, call, signedIn, placeOrder, stop };
+}
