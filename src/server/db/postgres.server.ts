@@ -53,6 +53,8 @@ interface OwnConnection {
   sql: Sql;
   send(text: string, params?: readonly unknown[]): Promise<unknown>;
   gone(): boolean;
+  /** Rejects with the driver's error once the connection has closed (what was queued on it may never be answered). */
+  closed: Promise<never>;
 }
 
 /**
@@ -65,11 +67,17 @@ async function onOwnConnection<T>(sql: postgres.Sql, fn: (connection: OwnConnect
   const connection = await reserveWithin(sql, RESERVE_TIMEOUT_MS);
   let watched: ConnectionHandle | undefined;
   let gone: Error | undefined;
+  let closing: (error: Error) => void = () => {};
+  const closed = new Promise<never>((_, reject) => {
+    closing = reject;
+  });
+  closed.catch(() => {});
   const watch = {
     onexecute(handle: ConnectionHandle) {
       watched = handle;
       handle.onclose = (error) => {
         gone = error;
+        closing(error);
       };
       return true;
     },
@@ -91,6 +99,7 @@ async function onOwnConnection<T>(sql: postgres.Sql, fn: (connection: OwnConnect
       },
       send,
       gone: () => gone !== undefined,
+      closed,
     });
   } finally {
     if (watched?.onclose) watched.onclose = undefined;
@@ -118,7 +127,7 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
           const ready = setup ? connection.send(setup.text, setup.params) : null;
           // fn runs now, up to its first await, so its first statements join the pipeline; a throw becomes a rejection.
           const work = (async () => fn(connection.sql))();
-          const [, , result] = await Promise.all([begun, ready, work]);
+          const [, , result] = await Promise.race([Promise.all([begun, ready, work]), connection.closed]);
           await connection.send('commit');
           return result;
         } catch (error) {
@@ -130,12 +139,16 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
     },
     async statement<T extends object = Row>(text: string, params: readonly unknown[] = [], setup?: Setup): Promise<T[]> {
       return onOwnConnection(sql, async (connection) => {
-        // Sent together; after a failed statement the server still runs COMMIT, which then rolls back.
-        const outcomes = await Promise.allSettled([
-          connection.send('begin'),
-          setup ? connection.send(setup.text, setup.params) : null,
-          connection.send(text, params),
-          connection.send('commit'),
+        // Sent together; after a failed statement the server still runs COMMIT, which then rolls back. Should the
+        // connection close meanwhile, what was queued on it is not answered: its closing is the answer.
+        const outcomes = await Promise.race([
+          Promise.allSettled([
+            connection.send('begin'),
+            setup ? connection.send(setup.text, setup.params) : null,
+            connection.send(text, params),
+            connection.send('commit'),
+          ]),
+          connection.closed,
         ]);
         for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason;
         return (outcomes[2] as PromiseFulfilledResult<unknown>).value as T[];
