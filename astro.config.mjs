@@ -6,6 +6,7 @@ import sitemap from '@astrojs/sitemap';
 import { defineConfig, passthroughImageService } from 'astro/config';
 import { STRIPE_SOURCES } from './scripts/csp.mjs';
 import { EARLY_TAPS_SCRIPT } from './src/lib/early-taps.inline.mjs';
+import { SIGNED_IN_HINT_SCRIPT } from './src/lib/signed-in-hint.inline.mjs';
 
 // Canonical URLs, Open Graph tags and the sitemap need the public origin at build time.
 const site = process.env.SITE_URL ?? `http://${process.env.HOST ?? '127.0.0.1'}:${process.env.PORT ?? '4321'}`;
@@ -84,10 +85,12 @@ export default defineConfig({
         "base-uri 'self'",
         "form-action 'self'",
       ],
-      // Astro hashes the scripts it writes itself; our one inline script (BaseLayout's early taps) is hashed here.
+      // Astro hashes the scripts it writes itself; our inline ones (BaseLayout's early taps and signed-in hint) are here.
       scriptDirective: {
         resources: ["'self'", ...STRIPE_SOURCES['script-src']],
-        hashes: [`sha256-${createHash('sha256').update(EARLY_TAPS_SCRIPT).digest('base64')}`],
+        hashes: [EARLY_TAPS_SCRIPT, SIGNED_IN_HINT_SCRIPT].map(
+          (script) => /** @type {const} */ (`sha256-${createHash('sha256').update(script).digest('base64')}`),
+        ),
       },
     },
   },

@@ -1,6 +1,7 @@
 import { api } from '@/lib/api';
 import type { SessionUser, UserAnswer } from './auth';
 import { $authModal, $user } from './auth.store';
+import { rememberSignedIn } from './session-hint';
 
 /**
  * Browser-side sign-out: forgets the shopper and closes the modal. What each feature keeps privately (the cart,
@@ -10,6 +11,9 @@ export function clearPrivateState(): void {
   $user.set(null);
   $authModal.set('closed');
 }
+
+// Signing in and out later (the dialog, Log out, another tab, idle sign-out) moves the header's mark with it.
+$user.listen((user) => rememberSignedIn(user !== null));
 
 let firstAnswer: Promise<unknown> | undefined;
 
@@ -23,6 +27,8 @@ export async function knownUser(): Promise<SessionUser | null> {
   if (!$user.get()) {
     firstAnswer ??= api<UserAnswer>('/api/auth/session').then((r) => {
       if (r.ok && !$user.get()) $user.set(r.data.user);
+      // The server's word settles the header's guess, whichever way it went (a session may have ended meanwhile).
+      if (r.ok) rememberSignedIn($user.get() !== null);
     });
     await firstAnswer;
   }

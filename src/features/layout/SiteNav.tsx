@@ -5,7 +5,7 @@ import { $authModal } from '../auth/auth.store';
 import { clearPrivateState } from '../auth/session.client';
 import { useUser } from '../auth/use-user';
 import { notify } from '../toasts/toast.store';
-import { isCurrent, MOBILE_MENU_AUTOCLOSE_MS, navLinks } from './nav';
+import { isCurrent, MOBILE_MENU_AUTOCLOSE_MS, NAV_LINKS } from './nav';
 
 interface Props {
   pathname: string;
@@ -17,7 +17,6 @@ export default function SiteNav({ pathname }: Props) {
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const buttonRef = useRef<HTMLButtonElement>(null);
-  const links = navLinks(user !== null);
 
   async function signOut() {
     setOpen(false);
@@ -44,10 +43,13 @@ export default function SiteNav({ pathname }: Props) {
     };
   }, [open]);
 
+  // Every link is in the page; My Orders and Wishlist show while <html data-signed-in> (global.css). That mark is set
+  // before the first paint when this browser's shopper was signed in (signed-in-hint.inline.mjs), so the links are
+  // there from the start rather than pushing the header about once the server answers.
   const list = (
     <ul className="nav-list">
-      {links.map((link) => (
-        <li key={link.href}>
+      {NAV_LINKS.map((link) => (
+        <li key={link.href} className={link.signedInOnly ? 'nav-signed-in' : undefined}>
           <a href={link.href} aria-current={isCurrent(link, pathname) ? 'page' : undefined} onClick={() => setOpen(false)}>
             {link.label}
           </a>
@@ -62,7 +64,12 @@ export default function SiteNav({ pathname }: Props) {
     <nav className="site-nav" aria-label="Main">
       <div className="nav-desktop">{list}</div>
       {/* Any name fits: the greeting is cut short with an ellipsis (the whole of it stays in the tooltip and the text). */}
-      <span className="online-indicator" data-testid="online-indicator" title={user ? greeting : undefined}>
+      <span
+        key={user ? 'online' : 'guest'}
+        className="online-indicator"
+        data-testid="online-indicator"
+        title={user ? greeting : undefined}
+      >
         <span className={user ? 'dot dot-online' : 'dot'} aria-hidden="true" />
         <span className="greeting">
           {user ? (
@@ -76,11 +83,11 @@ export default function SiteNav({ pathname }: Props) {
         </span>
       </span>
       {user ? (
-        <button type="button" className="account-button account-button-out" onClick={signOut}>
+        <button key="out" type="button" className="account-button account-button-out" onClick={signOut}>
           Log out
         </button>
       ) : (
-        <button type="button" className="account-button" onClick={() => $authModal.set('login')}>
+        <button key="in" type="button" className="account-button" onClick={() => $authModal.set('login')}>
           Log in
         </button>
       )}

@@ -4,22 +4,23 @@ export const MOBILE_MENU_AUTOCLOSE_MS = 3000;
 export interface NavLink {
   href: string;
   label: string;
+  /** Shown only to a signed-in shopper. */
+  signedInOnly?: true;
 }
 
-/** Header links in order; My Orders and Wishlist only for a signed-in shopper (spec section 2). */
+/** Every header link in order; My Orders and Wishlist are only for a signed-in shopper (spec section 2). */
+export const NAV_LINKS: readonly NavLink[] = [
+  { href: '/', label: 'Home' },
+  { href: '/#collections', label: 'Collections' },
+  { href: '/orders', label: 'My Orders', signedInOnly: true },
+  { href: '/wishlist', label: 'Wishlist', signedInOnly: true },
+  { href: '/about', label: 'About' },
+  { href: '/contact', label: 'Contact' },
+];
+
+/** The header links a guest (false) or a signed-in shopper (true) sees, in order. */
 export function navLinks(signedIn: boolean): NavLink[] {
-  return [
-    { href: '/', label: 'Home' },
-    { href: '/#collections', label: 'Collections' },
-    ...(signedIn
-      ? [
-          { href: '/orders', label: 'My Orders' },
-          { href: '/wishlist', label: 'Wishlist' },
-        ]
-      : []),
-    { href: '/about', label: 'About' },
-    { href: '/contact', label: 'Contact' },
-  ];
+  return NAV_LINKS.filter((link) => signedIn || !link.signedInOnly);
 }
 
 /** Whether a link is the page being shown (Collections is a section of the home page, never "current"). */

@@ -1,0 +1,74 @@
+import { expect, type Page, test } from '@playwright/test';
+import { buy } from './purchase';
+import { signedInShopper } from './session';
+import { openSignedIn } from './social';
+
+// Cumulative Layout Shift of a signed-in shopper's pages, as Lighthouse measures it (every layout-shift entry without
+// recent input, summed), on a phone and a desktop, with the CPU slowed 4× as Lighthouse's mobile run does, so that
+// the server's answers (who is signed in, the orders, the favorites) arrive after the page is painted. Each shift is
+// reported with the elements that moved, so a failure says what to fix.
+
+interface Shift {
+  value: number;
+  sources: string[];
+}
+
+/** Records every layout shift from the first paint on, in the page itself (before any of its scripts run). */
+function recordShifts() {
+  const shifts: Shift[] = [];
+  (window as unknown as { layoutShifts: Shift[] }).layoutShifts = shifts;
+  const name = (node: Node | null) =>
+    node instanceof Element ? `${node.tagName.toLowerCase()}.${[...node.classList].join('.')}` : String(node?.nodeName);
+  const rect = (r: DOMRectReadOnly) => `${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}×${Math.round(r.height)}`;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries() as unknown as {
+      value: number;
+      hadRecentInput: boolean;
+      sources: { node: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[];
+    }[]) {
+      if (entry.hadRecentInput) continue;
+      const sources = entry.sources.map((s) => `${name(s.node)} ${rect(s.previousRect)} → ${rect(s.currentRect)}`);
+      shifts.push({ value: entry.value, sources });
+    }
+  }).observe({ type: 'layout-shift', buffered: true });
+}
+
+/** Opens `path` on a 4× slower CPU, waits for `loaded` and a moment more, and returns the shifts seen. */
+async function shiftsOn(page: Page, path: string, loaded: string): Promise<Shift[]> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  try {
+    await openSignedIn(page, path);
+    await expect(page.locator(loaded).first()).toBeVisible();
+    // Whatever is still settling (pictures, the other islands) has two frames to shift the page before it is read.
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    return await page.evaluate(() => (window as unknown as { layoutShifts: Shift[] }).layoutShifts);
+  } finally {
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  }
+}
+
+const total = (shifts: Shift[]) => shifts.reduce((sum, s) => sum + s.value, 0);
+
+for (const viewport of [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'desktop', width: 1280, height: 800 },
+]) {
+  test(`a signed-in shopper's orders and wishlist load without moving the page (${viewport.name})`, async ({ page, baseURL }) => {
+    await page.setViewportSize(viewport);
+    await page.addInitScript(recordShifts);
+    const origin = baseURL ?? '';
+    await signedInShopper(page.request, origin);
+    await buy(page.request, origin, [{ productId: 8 }]);
+    const saved = await page.request.post('/api/favorites', { headers: { origin }, data: { productId: 2 } });
+    expect(saved.status()).toBeLessThan(300);
+    // Signed in through the API, the browser has not yet seen a page as this shopper: one page first, as after signing
+    // in through the dialog.
+    await openSignedIn(page, '/about');
+
+    const orders = await shiftsOn(page, '/orders', '.order-card');
+    expect(total(orders), JSON.stringify(orders, null, 1)).toBe(0);
+    const wishlist = await shiftsOn(page, '/wishlist', '.wishlist-item');
+    expect(total(wishlist), JSON.stringify(wishlist, null, 1)).toBe(0);
+  });
+}
