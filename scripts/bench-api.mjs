@@ -1,15 +1,16 @@
 // The API under load: what a signed-in request costs compared with a guest's, on the production build.
-// Expects `npm run build` to have run. Starts `node scripts/serve.mjs` (the server npm start runs) on a free port with a fresh embedded
-// database (or PostgreSQL with `--postgres URL` / BENCH_DATABASE_URL), signs up, verifies and logs in a shopper
-// through the public endpoints and the dev mailbox, then measures with autocannon and prints a table.
+// Expects `npm run build` to have run. Starts `node scripts/serve.mjs` (the server npm start runs) on a free port with a
+// fresh embedded database (or PostgreSQL with `--postgres URL` / BENCH_DATABASE_URL; scripts/bench-shop.mjs), signs
+// shoppers up, verifies and logs them in through the public endpoints and the dev mailbox, then measures with
+// autocannon and prints a table.
 // `--write` also replaces the "API under load" section of docs/performance.md.
 //
 //   npm run bench:api [-- --postgres postgres://…/scratch] [-- --write] [-- --duration 10] [-- --label after]
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { startShop } from './bench-shop.mjs';
 import { freePort } from './free-port.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -24,76 +25,17 @@ const duration = Number(option('--duration') ?? 10);
 const connections = Number(option('--connections') ?? 50);
 const label = option('--label') ?? 'after';
 
-const [port, mailboxPort] = [await freePort(), await freePort()];
-const origin = `http://127.0.0.1:${port}`;
-const dataDir = databaseUrl ? null : mkdtempSync(join(tmpdir(), 'bench-api-'));
-const env = {
-  ...process.env,
-  HOST: '127.0.0.1',
-  PORT: String(port),
-  DEV_MAILBOX_PORT: String(mailboxPort),
-  // The bench shopper signs up and logs in from one address; per-address limits must not get in the way.
-  ADDRESS_LIMIT_FACTOR: '1000',
-};
-delete env.DATABASE_URL;
-if (databaseUrl) env.DATABASE_URL = databaseUrl;
-else env.PGLITE_DIR = join(dataDir, 'pglite');
-
-const server = spawn(
-  process.execPath,
-  [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), join(root, 'scripts/serve.mjs')],
-  {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  },
-);
-let serverLog = '';
-server.stdout.on('data', (d) => (serverLog += d));
-server.stderr.on('data', (d) => (serverLog += d));
-let stopping = false;
-server.on('exit', (code) => {
-  if (!stopping) {
-    console.error(`The server exited (${code}) before the bench finished:\n${serverLog}`);
-    process.exit(1);
-  }
+const shop = await startShop({
+  port: await freePort(),
+  mailboxPort: await freePort(),
+  databaseUrl,
+  nodeFlags: (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean),
 });
-
-function stop() {
-  stopping = true;
-  server.kill('SIGTERM');
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-}
-process.on('SIGINT', () => {
-  stop();
+const { origin, call } = shop;
+process.on('SIGINT', async () => {
+  await shop.stop();
   process.exit(130);
 });
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor(url) {
-  for (let i = 0; i < 150; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {}
-    await sleep(200);
-  }
-  throw new Error(`${url} did not answer:\n${serverLog}`);
-}
-
-/** A JSON call as the shop's own pages make it: same Origin, JSON body. */
-async function call(path, { method = 'GET', body, cookie } = {}) {
-  const headers = { origin, 'content-type': 'application/json' };
-  if (cookie) headers.cookie = cookie;
-  const response = await fetch(`${origin}${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-    redirect: 'manual',
-  });
-  if (response.status >= 400) throw new Error(`${method} ${path}: HTTP ${response.status} ${await response.text()}`);
-  return response;
-}
 
 const ORDER_COUNT = Number(option('--orders') ?? 100);
 const ORDER_CONCURRENCY = 10;
@@ -167,33 +109,9 @@ async function placeOrders(count, concurrency) {
   return { perSecond: whole.length / seconds, whole: percentiles(whole), record: percentiles(record), failed };
 }
 
-/** Signs a new shopper up, follows the link in the dev mailbox, logs in: the session cookie. */
+/** A new shopper, signed up, verified through the dev mailbox and logged in: the session cookie. */
 async function signedInShopper(n = 0) {
-  const email = `bench.${Date.now()}.${n}@example.com`;
-  const password = 'lavender-fields-7';
-  await call('/api/auth/signup', {
-    method: 'POST',
-    body: { firstName: 'Bench', lastName: 'Shopper', email, password, confirmPassword: password },
-  });
-  let link;
-  for (let i = 0; i < 100 && !link; i++) {
-    const store = await (await fetch(`http://127.0.0.1:${mailboxPort}/store`)).json();
-    const mail = store.emails.find((m) => m.destination.to.includes(email));
-    link = /https?:\/\/\S+token=[\w-]+/.exec(mail?.body?.text ?? '')?.[0];
-    if (!link) await sleep(200);
-  }
-  if (!link) throw new Error(`No verification e-mail for ${email}`);
-  const verified = await fetch(new URL(new URL(link).pathname + new URL(link).search, origin), { redirect: 'manual' });
-  if (verified.status >= 400) throw new Error(`Verification link answered HTTP ${verified.status}`);
-  const login = await call('/api/auth/login', { method: 'POST', body: { email, password } });
-  const cookie = login.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .filter((c) => !c.endsWith('='))
-    .join('; ');
-  const who = await (await call('/api/auth/session', { cookie })).json();
-  if (who.user?.email !== email) throw new Error(`Login did not give a session: ${JSON.stringify(who)}`);
-  return cookie;
+  return (await shop.signedIn(`bench.${Date.now()}.${n}@example.com`)).cookie;
 }
 
 function run(title, { path, ...opts }) {
@@ -207,7 +125,6 @@ function run(title, { path, ...opts }) {
 }
 
 try {
-  await waitFor(`${origin}/api/auth/session`);
   const cookie = await signedInShopper();
   const cart = JSON.stringify({
     lines: [
@@ -227,7 +144,7 @@ try {
   const eachOwnShopper = (headers) => ({
     setupClient: (client) => client.setHeaders({ ...headers, origin, cookie: cookies[nextClient++ % cookies.length] }),
   });
-  const memoryAtStart = residentMiB(server.pid);
+  const memoryAtStart = residentMiB(shop.pid);
   // Warm the JIT and the database's caches, so the first measured run is not the cold one.
   await run('warm-up', { path: '/api/auth/session', duration: 2 });
 
@@ -299,7 +216,7 @@ try {
   process.stdout.write('order placement… ');
   const placements = await placeOrders(only ? 0 : ORDER_COUNT, ORDER_CONCURRENCY);
   console.log(`${placements.perSecond.toFixed(1)} orders/s`);
-  const memoryAtEnd = residentMiB(server.pid);
+  const memoryAtEnd = residentMiB(shop.pid);
 
   // A run that signed the shopper out (idle logic gone wrong) would show as 401s above, and here.
   const still = await (await call('/api/auth/session', { cookie })).json();
@@ -389,5 +306,5 @@ try {
     console.log(`Updated ${doc}`);
   }
 } finally {
-  stop();
+  await shop.stop();
 }

@@ -10,10 +10,11 @@ const root = new URL('..', import.meta.url).pathname;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Starts the shop on `port` with its dev mailbox on `mailboxPort`; `adminEmails` may use /admin.
- * @param {{ port: number, mailboxPort: number, adminEmails?: string[] }} options
+ * Starts the shop on `port` with its dev mailbox on `mailboxPort`; `adminEmails` may use /admin. On a fresh embedded
+ * database, or on PostgreSQL at `databaseUrl`; `nodeFlags` are given to the server's Node (e.g. --cpu-prof).
+ * @param {{ port: number, mailboxPort: number, adminEmails?: string[], databaseUrl?: string, nodeFlags?: string[] }} options
  */
-export async function startShop({ port, mailboxPort, adminEmails = [] }) {
+export async function startShop({ port, mailboxPort, adminEmails = [], databaseUrl, nodeFlags = [] }) {
   const origin = `http://127.0.0.1:${port}`;
   const mailbox = `http://127.0.0.1:${mailboxPort}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-shop-'));
@@ -28,7 +29,8 @@ export async function startShop({ port, mailboxPort, adminEmails = [] }) {
     PGLITE_DIR: join(dataDir, 'pglite'),
   };
   delete env.DATABASE_URL;
-  const server = spawn(process.execPath, [join(root, 'scripts/serve.mjs')], {
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  const server = spawn(process.execPath, [...nodeFlags, join(root, 'scripts/serve.mjs')], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -152,5 +154,5 @@ export async function startShop({ port, mailboxPort, adminEmails = [] }) {
     if (i > 150) throw new Error(`${origin} did not answer:\n${log}`);
     await sleep(200);
   }
-  return { origin, call, signedIn, placeOrder, stop };
+  return { origin, mailbox, pid: server.pid, call, signedIn, placeOrder, stop };
 }
