@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BEARER_ENDPOINTS } from '@/server/http.server';
 import {
   ADMIN_EMAIL,
+  ADDRESS as address,
   apiRequest,
   type Browser,
   browser,
@@ -18,6 +19,7 @@ import {
   exportedMethods,
   ORIGIN,
   ROUTES,
+  SOAP,
   signedIn,
   startShop,
   stopShop,
@@ -42,16 +44,7 @@ const jars: Record<'guest' | 'shopper' | 'admin', () => Browser> = {
 };
 let rateId = 'rate_unknown';
 
-const address = {
-  name: 'Ann Lee',
-  email: 'ann.lee@example.com',
-  street1: '5 Elm St',
-  city: 'Austin',
-  state: 'TX',
-  zip: '78701',
-  country: 'US',
-};
-const lines = [{ productId: 8, quantity: 2, selectedColor: null, selectedSize: null }];
+const lines = [SOAP];
 
 /** A body each endpoint accepts (or nearly): the fuzzer mutates these, so that hostile values get past the first check. */
 function templates(): Record<string, unknown> {

@@ -502,14 +502,19 @@ export async function refundOrder(
   });
   const now = (await me.run((tx) => orderMoney(tx, orderId))) ?? before;
   if (!counts(refund)) {
-    return {
-      ok: false,
-      status: 502,
-      code: 'refund_failed',
-      message: `The payment processor reports the refund as ${refund.status}.`,
-    };
+    return refundFailed(refund);
   }
   return answer(recorded, now, recorded ? `Refunded ${formatPrice(refund.amountCents)}.` : 'This refund was already recorded.');
+}
+
+/** The answer when the processor took the refund request but reports it as not (yet) made. */
+function refundFailed(refund: Refund): OrderActionResult {
+  return {
+    ok: false,
+    status: 502,
+    code: 'refund_failed',
+    message: `The payment processor reports the refund as ${refund.status}.`,
+  };
 }
 
 /**
@@ -536,12 +541,7 @@ export async function cancelOrder(me: AdminCaller, payments: PaymentsPort, order
       return processorProblem(error);
     }
     if (!counts(refund)) {
-      return {
-        ok: false,
-        status: 502,
-        code: 'refund_failed',
-        message: `The payment processor reports the refund as ${refund.status}.`,
-      };
+      return refundFailed(refund);
     }
   }
   const refundedCents = before.refundedCents + (refund ? refund.amountCents : 0);
