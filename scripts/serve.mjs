@@ -3,7 +3,8 @@
 //   second server on the same data directory exits non-zero with the message, instead of answering 500s;
 // - security headers on every answer, pre-rendered pages included (CSP with frame-ancestors, nosniff, Referrer-Policy,
 //   X-Frame-Options, HSTS when the public origin is https);
-// - time limits on slow clients (headers, whole request), so a body that never arrives does not hold a connection.
+// - time limits on slow clients (headers, whole request), so a body that never arrives does not hold a connection;
+// - a line on stderr for every answer slower than SLOW_ANSWER_MS, so a stall shows where it happened.
 // HOST and PORT choose where (default 127.0.0.1:4321).
 import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -65,6 +66,24 @@ function framingForbidden(policy) {
  * Wraps a Node request handler so every answer carries the security headers and the CSP. Without `stripe`, Stripe's
  * origins are taken out of every policy sent (see scripts/csp.mjs).
  */
+/** Answers slower than this are reported on stderr with their method, path, status and time. */
+export const SLOW_ANSWER_MS = 2000;
+
+/** Wraps a Node request handler so an answer that takes longer than `slowMs` (or never comes) is reported. */
+export function reportingSlowAnswers(handler, { slowMs = SLOW_ANSWER_MS, report = console.warn } = {}) {
+  return (req, res) => {
+    const started = performance.now();
+    res.once('close', () => {
+      const ms = Math.round(performance.now() - started);
+      if (ms < slowMs) return;
+      const path = (req.url ?? '').split('?')[0];
+      const outcome = res.writableFinished ? String(res.statusCode) : 'closed before answering';
+      report(`[aurelia] slow answer: ${req.method} ${path} ${outcome} after ${ms} ms`);
+    });
+    handler(req, res);
+  };
+}
+
 export function withSecurityHeaders(handler, { policy: pagesPolicy, https, stripe = false }) {
   const headers = securityHeaders({ https });
   const allowed = (value) => (stripe ? value : withoutStripe(value));
@@ -107,7 +126,8 @@ export async function serve({ host = process.env.HOST ?? '127.0.0.1', port = Num
   // Stripe is configured when its keys are set (the server refuses to start with only some of them, see readiness).
   const stripe = (process.env.STRIPE_SECRET_KEY ?? '').trim() !== '';
   const https = (process.env.SITE_URL ?? '').startsWith('https:');
-  const server = http.createServer(withSecurityHeaders(handler, { policy, https, stripe }));
+  const answer = withSecurityHeaders(handler, { policy, https, stripe });
+  const server = http.createServer(reportingSlowAnswers(answer));
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   // An idle kept-alive connection is closed by the client, not by us: with Node's 5 s default, a client reusing a
@@ -115,7 +135,8 @@ export async function serve({ host = process.env.HOST ?? '127.0.0.1', port = Num
   // timeout of common load balancers, so a proxy never sends a request down a connection we are closing.
   server.keepAliveTimeout = 65_000;
 
-  const ready = await readiness(server);
+  // The first readiness check opens the database and migrates it: slow by nature, so not reported.
+  const ready = await readiness(http.createServer(answer));
   if (ready.status !== 200) {
     // The reason was printed by the server as it failed to start ("[aurelia] cannot start: …").
     console.error(`Aurelia could not start (readiness answered ${ready.status}).`);
