@@ -47,6 +47,21 @@ function percentiles(ms) {
   return { count: sorted.length, p50: at(0.5), p99: at(0.99) };
 }
 
+/**
+ * CPU time the server has used so far (user + system, ms), from /proc: Linux only, null elsewhere. Divided by the
+ * requests of a row it gives what one request costs the server, which a busy or noisy machine disturbs far less than
+ * requests per second.
+ */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime are fields 14 and 15 of the file, in clock ticks (100 a second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
 /** Where the bench's guest orders and shipping quotes go. */
 const address = {
   name: 'Bench Shopper',
@@ -207,8 +222,11 @@ try {
       throw new Error(`${title}: HTTP ${probe.status} ${probe.headers.get('content-type')} before the run`);
     for (const then of opts.requests?.slice(1) ?? []) await fetch(`${origin}${then.path}`, { method: then.method, headers: own });
     process.stdout.write(`${title}… `);
+    const cpuBefore = cpuMs(shop.pid);
     const { result } = await run(title, opts);
-    results.push({ title, result });
+    const cpuAfter = cpuMs(shop.pid);
+    const cpu = cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / result.requests.total;
+    results.push({ title, result, cpu });
     console.log(`${Math.round(result.requests.average)} req/s`);
   }
   // Order placement, as the checkout does it (a guest: rates, payment, TEST MODE card, then recording the order), with
@@ -225,8 +243,9 @@ try {
   const floor = results[0].result.requests.average;
   const guest = results[1].result.requests.average;
   const times = (rps, of, digits = 2) => (rps / of).toFixed(digits);
-  const rows = results.map(({ title, result }) => ({
+  const rows = results.map(({ title, result, cpu }) => ({
     title,
+    cpu: cpu === null ? '?' : cpu.toFixed(2),
     rps: Math.round(result.requests.average),
     floor: times(result.requests.average, floor),
     guest: times(result.requests.average, guest),
@@ -257,9 +276,12 @@ try {
     );
   const engine = databaseUrl ? 'PostgreSQL' : 'PGlite';
   const table = [
-    '| Request | req/s | × floor | × guest session | p50 | p99 | non-2xx |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
-    ...rows.map((r) => `| ${r.title} | ${r.rps} | ${r.floor} | ${r.guest} | ${r.p50} ms | ${r.p99} ms | ${r.non2xx} |`),
+    '| Request | req/s | × floor | × guest session | p50 | p99 | non-2xx | server CPU per request |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...rows.map(
+      (r) =>
+        `| ${r.title} | ${r.rps} | ${r.floor} | ${r.guest} | ${r.p50} ms | ${r.p99} ms | ${r.non2xx} | ${r.cpu ? `${r.cpu} ms` : ''} |`,
+    ),
   ].join('\n');
   const memory = `Server memory (resident): ${memoryAtStart ?? '?'} MiB after start-up and sign-ups, ${memoryAtEnd ?? '?'} MiB after every row.`;
   // The targets (issues 8 and 12): a signed-in cart save at ≥ 0.3 × the floor and a guest's session check, p99 ≤ 100 ms;

@@ -1,18 +1,37 @@
 /**
- * The embedded database's transactions run parameterised statements as named prepared statements (parsed and planned
- * once per session). They must answer exactly as PGlite's own unnamed statements do, never mix up two statements sent
- * together, and survive errors and rollbacks.
+ * The embedded database's transactions run their statements as named prepared statements (parsed and planned once per
+ * session), and send what the code sends in one turn of the event loop as one batch. They must answer exactly as
+ * PGlite's own unnamed statements do, never mix up two statements sent together, keep their order, and survive errors
+ * and rollbacks.
  */
+import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/database.server';
-import { openPglite } from '@/server/db/pglite.server';
+import { fromPglite } from '@/server/db/pglite.server';
 
+let pg: PGlite;
 let db: Database;
+/** How many calls into the engine the database has made so far. */
+let calls = 0;
 beforeAll(async () => {
-  db = await openPglite(null);
+  pg = await PGlite.create();
+  const run = pg.execProtocolRawSync.bind(pg);
+  pg.execProtocolRawSync = (message) => {
+    calls++;
+    return run(message);
+  };
+  db = fromPglite(pg);
   await db.exec(`create table t (id integer primary key, body jsonb, at timestamptz, ok boolean, note text, u uuid)`);
 }, 60_000);
 afterAll(() => db?.close());
+
+/** The calls into the engine `work` makes (once every statement it uses has been prepared by a first run). */
+async function engineCalls(work: () => Promise<unknown>): Promise<number> {
+  await work();
+  const before = calls;
+  await work();
+  return calls - before;
+}
 
 const prepared = () =>
   db.query<{ name: string; statement: string }>(`select name, statement from pg_prepared_statements order by name`);
@@ -70,5 +89,76 @@ describe('prepared statements in embedded transactions', () => {
       code: '42P01',
     });
     expect((await prepared()).length).toBe(before);
+  });
+
+  it('sends BEGIN, the setup and the first statements as one call, and COMMIT as another', async () => {
+    const setup = { text: `select set_config('app.who', $1, true)`, params: ['me'] };
+    const work = () =>
+      db.transaction(
+        (tx) => Promise.all([tx.query(`select current_setting('app.who') as who`), tx.query(`select $1::int as n`, [7])]),
+        setup,
+      );
+    expect(await work()).toEqual([[{ who: 'me' }], [{ n: 7 }]]);
+    expect(await engineCalls(work)).toBe(2);
+    // A single statement takes its COMMIT along: one call.
+    expect(await engineCalls(() => db.statement(`select $1::int as n`, [1], setup))).toBe(1);
+  });
+
+  it('runs statements in the order they were sent, a multi-statement text included', async () => {
+    await db.transaction(async (tx) => {
+      const first = tx.query(`insert into t (id, note) values ($1, 'first')`, [10]);
+      await tx.exec(`update t set note = note || ', then exec' where id = 10; insert into t (id, note) values (11, 'exec')`);
+      await first;
+      await tx.query(`update t set note = note || ', then query' where id = $1`, [10]);
+    });
+    expect(await db.query(`select id, note from t where id in (10, 11) order by id`)).toEqual([
+      { id: 10, note: 'first, then exec, then query' },
+      { id: 11, note: 'exec' },
+    ]);
+  });
+
+  it('rejects a failed statement of a batch and the ones after it, answers the ones before, and rolls back', async () => {
+    const outcomes = await db
+      .transaction((tx) =>
+        Promise.allSettled([
+          tx.query(`insert into t (id, note) values ($1, 'batch')`, [20]),
+          tx.query(`select $1::integer / 0 as boom`, [1]),
+          tx.query(`insert into t (id, note) values ($1, 'never')`, [21]),
+        ]),
+      )
+      .catch((error: unknown) => error);
+    // Every statement was settled (the code caught the failure), but COMMIT found the transaction failed.
+    expect(outcomes).toBeInstanceOf(Error);
+    expect(await db.query(`select id from t where id in (20, 21)`)).toEqual([]);
+
+    let settled: PromiseSettledResult<unknown>[] = [];
+    await db
+      .transaction(async (tx) => {
+        settled = await Promise.allSettled([
+          tx.query(`select $1::int as before`, [1]),
+          tx.query(`select $1::integer / 0 as boom`, [1]),
+          tx.query(`select $1::int as after`, [2]),
+        ]);
+      })
+      .catch(() => {});
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
+    expect(settled[0]).toMatchObject({ value: [{ before: 1 }] });
+    expect(settled[1]).toMatchObject({ reason: { code: '22012' } });
+    expect(settled[2]).toMatchObject({ reason: { code: '22012' } });
+    // The engine is usable again at once.
+    expect(await db.transaction((tx) => tx.query(`select $1::int as ok`, [1]))).toEqual([{ ok: 1 }]);
+  });
+
+  it('refuses a statement sent after its transaction has ended', async () => {
+    let late: Promise<unknown> | undefined;
+    await db.transaction(async (tx) => {
+      await tx.query(`select $1::int as n`, [1]);
+      setTimeout(() => {
+        late = tx.query(`insert into t (id, note) values ($1, 'late')`, [30]).catch((error: unknown) => error);
+      }, 0);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await late).toMatchObject({ message: 'Transaction is closed' });
+    expect(await db.query(`select id from t where id = 30`)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { PGlite, parse, protocol, type Transaction } from '@electric-sql/pglite';
+import { PGlite, parse, protocol } from '@electric-sql/pglite';
 import type { Database, Row, Setup, Sql } from './database.server';
 
 /** PGlite opens a directory twice without complaint, so the app takes a lock file beside it first. */
@@ -63,13 +63,7 @@ function statementsOf(pg: PGlite): Map<string, Prepared> {
   return statements;
 }
 
-/** Whether `text` is prepared already, or there is room to prepare it (beyond that, PGlite's unnamed statements). */
-function canPrepare(pg: PGlite, text: string): boolean {
-  const statements = statementsOf(pg);
-  return statements.has(text) || statements.size < MAX_PREPARED;
-}
-
-function messagesOf(...parts: Uint8Array[]): Uint8Array {
+function messagesOf(parts: Uint8Array[]): Uint8Array {
   const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) {
@@ -80,82 +74,194 @@ function messagesOf(...parts: Uint8Array[]): Uint8Array {
 }
 
 /**
- * A parameterised query inside a transaction, as a named prepared statement: PGlite's own `query` sends an unnamed
- * statement, so PostgreSQL parses and plans the text again on every call (planning the cart's save took longer than
- * running it). Here the text is parsed once per session and each call is one batch of bind, describe, execute and sync.
- * Values still travel as parameters, never in the text. Runs under PGlite's query lock, like its own queries, so the
- * statements of a transaction sent together (Promise.all) do not interleave their protocol messages.
+ * `text` as a named prepared statement, parsed and described on its first use. Beyond MAX_PREPARED texts, the one used
+ * least recently is closed first (the app's texts are constants, so this only bounds a mistake).
  */
-function preparedQuery<T>(pg: PGlite, text: string, params: readonly unknown[]): Promise<T[]> {
+async function prepared(pg: PGlite, text: string): Promise<Prepared> {
+  const statements = statementsOf(pg);
+  const known = statements.get(text);
+  if (known) {
+    // Most recently used last, so the first entry is the one to close should the limit be reached.
+    statements.delete(text);
+    statements.set(text, known);
+    return known;
+  }
+  const messages: Uint8Array[] = [];
+  let name = `aurelia_${statements.size + 1}`;
+  if (statements.size >= MAX_PREPARED) {
+    const [oldText, oldest] = statements.entries().next().value as [string, Prepared];
+    statements.delete(oldText);
+    messages.push(protocol.serialize.close({ type: 'S', name: oldest.name }));
+    name = oldest.name;
+  }
+  messages.push(
+    protocol.serialize.parse({ name, text }),
+    protocol.serialize.describe({ type: 'S', name }),
+    protocol.serialize.sync(),
+  );
+  const answer = await pg.execProtocol(messagesOf(messages), { syncToFs: false });
+  const statement = { name, types: parse.parseDescribeStatementResults(answer.messages) };
+  statements.set(text, statement);
+  return statement;
+}
+
+/** What one statement of a batch answered: its rows and its command tag (COMMIT answers ROLLBACK after a failure). */
+interface Outcome {
+  rows: Row[];
+  command: string | undefined;
+}
+
+/** A statement waiting in a transaction's pipeline, and how to hand back what it answers. */
+interface Queued {
+  text: string;
+  params: readonly unknown[];
+  done(outcome: Outcome): void;
+  fail(error: unknown): void;
+}
+
+/** The protocol messages that bind and run `q` as its prepared statement (parsing it first if new). */
+async function runMessages(pg: PGlite, q: Queued): Promise<Uint8Array[]> {
+  const { name, types } = await prepared(pg, q.text);
+  const values = q.params.map((value, i) => {
+    if (value === null || value === undefined) return null;
+    const serialize = pg.serializers[types[i] ?? 0];
+    return serialize ? serialize(value) : String(value);
+  });
+  return [
+    protocol.serialize.bind({ statement: name, values }),
+    protocol.serialize.describe({ type: 'P' }),
+    protocol.serialize.execute({}),
+  ];
+}
+
+/**
+ * Runs a batch of statements as one call into the engine: each as a named prepared statement (parsed and planned once
+ * per session, where PGlite's own `query` and `exec` plan the text again on every call), then one Sync. Values travel
+ * as parameters, never in the text. Should a statement fail, PostgreSQL skips the rest until the Sync: it is rejected
+ * with its error, and so are the ones after it, which never ran. Under PGlite's query lock, like its own queries.
+ */
+function sendBatch(pg: PGlite, batch: Queued[]): Promise<void> {
   return pg.runExclusive(async () => {
-    const statements = statementsOf(pg);
-    let statement = statements.get(text);
-    if (!statement) {
-      const name = `aurelia_${statements.size + 1}`;
-      const { messages } = await pg.execProtocol(
-        messagesOf(
-          protocol.serialize.parse({ name, text }),
-          protocol.serialize.describe({ type: 'S', name }),
-          protocol.serialize.sync(),
-        ),
-        { syncToFs: false },
-      );
-      statement = { name, types: parse.parseDescribeStatementResults(messages) };
-      statements.set(text, statement);
+    let settled = 0;
+    try {
+      const parts: Uint8Array[] = [];
+      for (const q of batch) parts.push(...(await runMessages(pg, q)));
+      parts.push(protocol.serialize.sync());
+      const { messages } = await pg.execProtocol(messagesOf(parts), { syncToFs: false, throwOnError: false });
+      // One CommandComplete per statement that ran (parseResults adds an empty result when there is none at all).
+      const ran = messages.filter((m) => m.name === 'commandComplete').length;
+      const results = parse.parseResults(messages, pg.parsers);
+      for (; settled < ran; settled++) {
+        const result = results[settled];
+        batch[settled]?.done({ rows: (result?.rows ?? []) as Row[], command: result?.command });
+      }
+      const error = messages.find((m) => m.name === 'error');
+      if (settled < batch.length) throw error ?? new Error(`The database did not answer: ${batch[settled]?.text}`);
+    } catch (error) {
+      for (const q of batch.slice(settled)) q.fail(error);
     }
-    const { types } = statement;
-    const values = params.map((value, i) => {
-      if (value === null || value === undefined) return null;
-      const serialize = pg.serializers[types[i] ?? 0];
-      return serialize ? serialize(value) : String(value);
-    });
-    const { messages } = await pg.execProtocol(
-      messagesOf(
-        protocol.serialize.bind({ statement: statement.name, values }),
-        protocol.serialize.describe({ type: 'P' }),
-        protocol.serialize.execute({}),
-        protocol.serialize.sync(),
-      ),
-      { syncToFs: false },
-    );
-    return (parse.parseResults(messages, pg.parsers)[0]?.rows ?? []) as T[];
   });
 }
 
-function wrap(pg: PGlite | Transaction, owner?: PGlite): Sql {
-  return {
+/**
+ * A transaction's statements on their way to the engine: what the code sends within one turn of the event loop (BEGIN
+ * and the setup with the code's first statements, or the statements of a Promise.all) leaves as one batch, so a
+ * transaction costs one call into the engine per round trip of its code, not two or three per statement. Statements
+ * run in the order they were sent.
+ */
+function pipeline(pg: PGlite) {
+  let queue: Queued[] = [];
+  let closed = false;
+  const flush = () => {
+    if (queue.length === 0) return;
+    const batch = queue;
+    queue = [];
+    void sendBatch(pg, batch);
+  };
+  const send = (text: string, params: readonly unknown[] = []): Promise<Outcome> => {
+    if (closed) return Promise.reject(new Error('Transaction is closed'));
+    return new Promise<Outcome>((done, fail) => {
+      if (queue.length === 0) queueMicrotask(flush);
+      queue.push({ text, params, done, fail });
+    });
+  };
+  const sql: Sql = {
     async query<T extends object = Row>(text: string, params: readonly unknown[] = []) {
-      // PGlite runs a query with parameters as five protocol steps (parse, describe, bind, describe, execute), each a
-      // call into the WASM engine on this very thread; without parameters the one-step simple protocol gives the same
-      // rows, and the texts here are always the code's own constants.
+      return (await send(text, params)).rows as T[];
+    },
+    // Several statements in one text (migrations), through the simple protocol: after what is queued (the query lock
+    // takes its callers in turn).
+    async exec(text: string) {
+      if (closed) throw new Error('Transaction is closed');
+      flush();
+      await pg.runExclusive(() => pg.execProtocol(protocol.serialize.query(text), { syncToFs: false }));
+    },
+  };
+  return {
+    send,
+    sql,
+    close() {
+      closed = true;
+    },
+  };
+}
+
+/** Throws as PGlite does when COMMIT found the transaction failed (an error that was caught and ignored). */
+function committed(outcome: Outcome): void {
+  if (outcome.command === 'ROLLBACK') throw new Error('The transaction was rolled back: one of its statements failed.');
+}
+
+/** Wraps an open PGlite instance (tests pass a clone) as a Database. */
+export function fromPglite(pg: PGlite, release: () => void = () => {}): Database {
+  /**
+   * Runs `fn` in a transaction of its own, alone on the engine (PGlite's transaction lock keeps its other callers out,
+   * as its own `transaction` does): BEGIN, the setup and fn's first statements go together, COMMIT after fn.
+   */
+  function transaction<T>(work: (line: ReturnType<typeof pipeline>) => Promise<T>, setup?: Setup): Promise<T> {
+    return pg._runExclusiveTransaction(async () => {
+      const line = pipeline(pg);
+      try {
+        const begun = line.send('begin');
+        const ready = setup ? line.send(setup.text, setup.params) : null;
+        const [, , result] = await Promise.all([begun, ready, work(line)]);
+        return result;
+      } catch (error) {
+        await line.send('rollback').catch(() => {});
+        throw error;
+      } finally {
+        line.close();
+      }
+    });
+  }
+  return {
+    kind: 'pglite',
+    async query<T extends object = Row>(text: string, params: readonly unknown[] = []) {
+      // Outside a transaction, PGlite's own calls; without parameters its one-step simple protocol gives the same rows
+      // (the texts here are always the code's own constants).
       if (params.length === 0) return ((await pg.exec(text)).at(-1)?.rows ?? []) as T[];
-      if (owner && canPrepare(owner, text)) return preparedQuery<T>(owner, text, params);
       return (await pg.query<T>(text, [...params])).rows;
     },
     async exec(text: string) {
       await pg.exec(text);
     },
-  };
-}
-
-/** Wraps an open PGlite instance (tests pass a clone) as a Database. */
-export function fromPglite(pg: PGlite, release: () => void = () => {}): Database {
-  const database: Database = {
-    kind: 'pglite',
-    ...wrap(pg),
-    transaction: (fn, setup?: Setup) =>
-      pg.transaction(async (tx) => {
-        const sql = wrap(tx, pg);
-        if (setup) await sql.query(setup.text, setup.params);
-        return fn(sql);
-      }),
-    statement: (text, params, setup) => database.transaction((tx) => tx.query(text, params), setup),
+    transaction: (fn, setup) =>
+      transaction(async (line) => {
+        const result = await fn(line.sql);
+        committed(await line.send('commit'));
+        return result;
+      }, setup),
+    // BEGIN, the setup, the statement and COMMIT in one call: should the statement fail, COMMIT is skipped with it.
+    statement: <T extends object = Row>(text: string, params: readonly unknown[] = [], setup?: Setup) =>
+      transaction(async (line) => {
+        const [answer, end] = await Promise.all([line.send(text, params), line.send('commit')]);
+        committed(end);
+        return answer.rows as T[];
+      }, setup),
     async close() {
       await pg.close();
       release();
     },
   };
-  return database;
 }
 
 /** Opens the embedded database in `dataDir` (locked to this process), or in memory when dataDir is null. */
