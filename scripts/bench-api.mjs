@@ -164,21 +164,27 @@ try {
   await run('warm-up', { path: '/api/auth/session', duration: 2 });
 
   const json = { 'content-type': 'application/json' };
-  // Adding a favorite twice answers 409, so each connection adds a product and removes it again, in turn, as its own
-  // shopper (autocannon keeps a context per connection; a request's own headers replace the connection's).
-  const asConnectionShopper = (req, context) => {
-    context.cookie ??= cookies[nextClient++ % cookies.length];
-    return { ...req, headers: { ...req.headers, origin, cookie: context.cookie } };
-  };
+  // Adding a favorite twice answers 409, so each connection adds a product and removes it again, in turn, as a shopper
+  // no other connection has meanwhile: it takes one from `free` for the pair and gives it back once the removal is
+  // answered. (autocannon shares a request list between its connections and clears a connection's context each time
+  // the list starts over, so a shopper cannot simply stay with a connection.)
+  const free = [...cookies];
   const favoriteRequests = [
     {
       method: 'POST',
       path: '/api/favorites',
-      headers: json,
       body: JSON.stringify({ productId: 4 }),
-      setupRequest: asConnectionShopper,
+      setupRequest: (req, context) => {
+        context.cookie = free.pop();
+        return { ...req, headers: { ...json, origin, cookie: context.cookie } };
+      },
     },
-    { method: 'DELETE', path: '/api/favorites/4', headers: {}, setupRequest: asConnectionShopper },
+    {
+      method: 'DELETE',
+      path: '/api/favorites/4',
+      setupRequest: (req, context) => ({ ...req, headers: { origin, cookie: context.cookie } }),
+      onResponse: (_status, _body, context) => free.push(context.cookie),
+    },
   ];
   const scenarios = [
     // The floor: an on-demand route that asks the database one trivial question.
@@ -227,7 +233,9 @@ try {
     const cpuAfter = cpuMs(shop.pid);
     const cpu = cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / result.requests.total;
     results.push({ title, result, cpu });
-    console.log(`${Math.round(result.requests.average)} req/s`);
+    // Any answer but 2xx is a finding: say which statuses, so it can be followed up.
+    const statuses = result.non2xx ? ` (answers by status: ${JSON.stringify(result.statusCodeStats)})` : '';
+    console.log(`${Math.round(result.requests.average)} req/s${statuses}`);
   }
   // Order placement, as the checkout does it (a guest: rates, payment, TEST MODE card, then recording the order), with
   // `ORDER_CONCURRENCY` shoppers at a time. Timed per order from the first request to the recorded order.
