@@ -100,8 +100,11 @@ describe('prepared statements in embedded transactions', () => {
       );
     expect(await work()).toEqual([[{ who: 'me' }], [{ n: 7 }]]);
     expect(await engineCalls(work)).toBe(2);
-    // A single statement takes its COMMIT along: one call.
+    // A single statement, or a batch of statements known in advance, takes its COMMIT along: one call.
     expect(await engineCalls(() => db.statement(`select $1::int as n`, [1], setup))).toBe(1);
+    const batch = () => db.batch([{ text: `select $1::int as n`, params: [1] }, { text: `select 2 as m` }], setup);
+    expect(await batch()).toEqual([[{ n: 1 }], [{ m: 2 }]]);
+    expect(await engineCalls(batch)).toBe(1);
   });
 
   it('runs statements in the order they were sent, a multi-statement text included', async () => {

@@ -24,6 +24,10 @@ const counted: Database = {
     transactions++;
     return db.statement(text, params, setup);
   },
+  batch: (statements, setup) => {
+    transactions++;
+    return db.batch(statements, setup);
+  },
   close: () => db.close(),
 };
 /** One adapter for the whole file, as the server keeps one: its cache lives as long as it does. */

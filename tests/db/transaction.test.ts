@@ -92,4 +92,42 @@ describe(`transactions on ${TEST_DATABASE_KIND}`, () => {
     await Promise.all(Array.from({ length: 10 }, (_, i) => db.statement(`insert into tx_scratch (id) values ($1)`, [i + 2])));
     expect(await notes()).toHaveLength(11);
   });
+
+  it('run a batch after its setup: every statement in order, committed together, their rows in order', async () => {
+    await scratch();
+    const answers = await db.batch(
+      [
+        { text: `insert into tx_scratch (id, note) values ($1, current_setting('app.note', true))`, params: [1] },
+        { text: `insert into tx_scratch (id, note) values (2, 'two')` },
+        { text: `select id, note from tx_scratch order by id` },
+      ],
+      { text: `select set_config('app.note', $1, true)`, params: ['batch'] },
+    );
+    expect(answers).toEqual([
+      [],
+      [],
+      [
+        { id: 1, note: 'batch' },
+        { id: 2, note: 'two' },
+      ],
+    ]);
+    expect(await notes()).toEqual([1, 2]);
+  });
+
+  it('commit nothing of a batch with a failing statement, throw its error, and give the connection back', async () => {
+    await scratch();
+    for (let i = 0; i < 15; i++)
+      await expect(
+        db.batch([
+          { text: `insert into tx_scratch (id) values ($1)`, params: [1] },
+          { text: `insert into tx_scratch (id) values ($1)`, params: [1] }, // duplicate key
+          { text: `insert into tx_scratch (id) values ($1)`, params: [2] },
+        ]),
+      ).rejects.toMatchObject({ code: '23505' });
+    expect(await notes()).toEqual([]);
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) => db.batch([{ text: `insert into tx_scratch (id) values ($1)`, params: [i] }])),
+    );
+    expect(await notes()).toHaveLength(10);
+  });
 });

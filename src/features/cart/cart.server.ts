@@ -1,7 +1,7 @@
 import { z } from 'astro/zod';
 import type { Product } from '@/features/catalog/catalog.server';
 import { productHref } from '@/features/catalog/catalog.server';
-import type { Sql } from '@/server/db/database.server';
+import type { Sql, Statement } from '@/server/db/database.server';
 import { productIdValue } from '@/server/product-id.server';
 import { type CartLine, type CartLineInput, type CartProduct, type CartRulesCatalogue, cartId } from './cart';
 import { cartProblem, lineProblem } from './cart.rules';
@@ -114,15 +114,16 @@ export async function loadCart(tx: Sql, catalogue: CartRulesCatalogue): Promise<
 }
 
 /**
- * Replaces the signed-in shopper's saved cart with `input`, after checking every line against the catalogue.
- * A refused cart changes nothing. Runs in the caller's transaction, as the shopper: the old rows go and the new ones
- * come in the same transaction, serialised per shopper, so the cart is never seen empty, doubled or half-written.
+ * What replacing the signed-in shopper's saved cart with `input` takes, after checking every line against the
+ * catalogue: the lines saved, and the statements that save them, to run together in one transaction as the shopper
+ * (`saveCart`, or the endpoint's one-round-trip batch). A refused cart has no statements: it changes nothing. The old
+ * rows go and the new ones come in the same transaction, serialised per shopper, so the cart is never seen empty,
+ * doubled or half-written.
  */
-export async function saveCart(
-  tx: Sql,
+export function cartSave(
   input: readonly CartLineInput[],
   catalogue: CartRulesCatalogue,
-): Promise<{ ok: true; lines: CartLine[] } | { ok: false; message: string }> {
+): { ok: true; lines: CartLine[]; statements: Statement[] } | { ok: false; message: string } {
   const problem = cartProblem(input, catalogue);
   if (problem) return { ok: false, message: problem };
   const lines: CartLine[] = input.map((l) => ({
@@ -142,17 +143,17 @@ export async function saveCart(
       sort_order: i,
     })),
   );
-  // Sent together, not one after the other (postgres.js pipelines them; both drivers keep the order): the lock is held
-  // until commit, and every shopper's save waits for it, so no round trip should happen while it is held.
-  await Promise.all([
+  // Known before the transaction begins, so they leave with it: the lock is held until commit, and every save of
+  // this shopper waits for it, so no round trip should happen while it is held.
+  const statements: Statement[] = [
     // A saved cart is a copy of what the browser holds: should the database crash, losing the last fraction of a
     // second of saves is harmless, so this transaction does not wait for its commit to reach the disk (that wait,
     // ~3 ms here, would otherwise be spent holding the lock).
-    tx.query(`select set_config('synchronous_commit', 'off', true), ${CART_LOCK}`),
+    { text: `select set_config('synchronous_commit', 'off', true), ${CART_LOCK}` },
     // One statement: lines that are no longer in the cart go, the others are written (old and new rows are disjoint).
     // A line saved unchanged is left as it is: no new row version to write now and to clean up later.
-    tx.query(
-      `with l as (
+    {
+      text: `with l as (
          select * from jsonb_to_recordset($1::text::jsonb)
            as l (cart_id text, product_id integer, quantity integer, selected_color text, selected_size text, sort_order integer)
        ), gone as (
@@ -165,8 +166,20 @@ export async function saveCart(
          selected_color = excluded.selected_color, selected_size = excluded.selected_size, sort_order = excluded.sort_order
        where (c.product_id, c.quantity, c.selected_color, c.selected_size, c.sort_order)
          is distinct from (excluded.product_id, excluded.quantity, excluded.selected_color, excluded.selected_size, excluded.sort_order)`,
-      [rows],
-    ),
-  ]);
-  return { ok: true, lines };
+      params: [rows],
+    },
+  ];
+  return { ok: true, lines, statements };
+}
+
+/** Replaces the signed-in shopper's saved cart with `input` in the caller's transaction (see cartSave). */
+export async function saveCart(
+  tx: Sql,
+  input: readonly CartLineInput[],
+  catalogue: CartRulesCatalogue,
+): Promise<{ ok: true; lines: CartLine[] } | { ok: false; message: string }> {
+  const save = cartSave(input, catalogue);
+  if (!save.ok) return save;
+  await Promise.all(save.statements.map((s) => tx.query(s.text, s.params)));
+  return { ok: true, lines: save.lines };
 }

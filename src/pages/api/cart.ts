@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { CART_MESSAGES } from '@/features/cart/cart.rules';
-import { cartBody, loadCart, saveCart } from '@/features/cart/cart.server';
+import { cartBody, cartSave, loadCart } from '@/features/cart/cart.server';
 import { getCatalogueIndex } from '@/features/catalog/catalog.server';
 import { json, problem, readJson } from '@/server/http.server';
 import { requireShopper } from '@/server/shopper.server';
@@ -21,8 +21,9 @@ export const PUT: APIRoute = async (context) => {
   if (me instanceof Response) return me;
   const body = await readJson(context.request, cartBody);
   if ('response' in body) return body.response;
-  const catalogue = await getCatalogueIndex();
-  const result = await me.run((tx) => saveCart(tx, body.data.lines, catalogue));
-  if (!result.ok) return problem(400, 'invalid_cart', result.message);
-  return json({ lines: result.lines });
+  const save = cartSave(body.data.lines, await getCatalogueIndex());
+  if (!save.ok) return problem(400, 'invalid_cart', save.message);
+  // One round trip: the statements leave with BEGIN and COMMIT.
+  await me.batch(save.statements);
+  return json({ lines: save.lines });
 };

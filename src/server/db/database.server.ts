@@ -14,6 +14,12 @@ export interface Setup {
   params?: readonly unknown[];
 }
 
+/** A statement whose text and values are known before its transaction begins. */
+export interface Statement {
+  text: string;
+  params?: readonly unknown[];
+}
+
 /** The one query interface the app uses, whether PGlite (embedded default) or PostgreSQL answers. */
 export interface Database extends Sql {
   readonly kind: 'pglite' | 'postgres';
@@ -28,6 +34,12 @@ export interface Database extends Sql {
    * the statement's error is thrown).
    */
   statement<T extends object = Row>(text: string, params?: readonly unknown[], setup?: Setup): Promise<T[]>;
+  /**
+   * Statements known in advance, in one transaction of their own after `setup`, sent together with BEGIN and COMMIT:
+   * one round trip on PostgreSQL, one call into the embedded engine. Their rows, in order; should one fail, nothing
+   * is committed and its error is thrown.
+   */
+  batch(statements: readonly Statement[], setup?: Setup): Promise<Row[][]>;
   close(): Promise<void>;
 }
 

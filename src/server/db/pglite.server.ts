@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { PGlite, parse, protocol } from '@electric-sql/pglite';
-import type { Database, Row, Setup, Sql } from './database.server';
+import type { Database, Row, Setup, Sql, Statement } from './database.server';
 
 /** PGlite opens a directory twice without complaint, so the app takes a lock file beside it first. */
 function lock(dataDir: string): () => void {
@@ -233,6 +233,14 @@ export function fromPglite(pg: PGlite, release: () => void = () => {}): Database
       }
     });
   }
+  /** BEGIN, the setup, the statements and COMMIT in one call: should a statement fail, the rest are skipped with it. */
+  const batch = (statements: readonly Statement[], setup?: Setup) =>
+    transaction(async (line) => {
+      const answers = await Promise.all([...statements.map((s) => line.send(s.text, s.params)), line.send('commit')]);
+      const end = answers.pop();
+      if (end) committed(end);
+      return answers.map((answer) => answer.rows);
+    }, setup);
   return {
     kind: 'pglite',
     async query<T extends object = Row>(text: string, params: readonly unknown[] = []) {
@@ -250,13 +258,9 @@ export function fromPglite(pg: PGlite, release: () => void = () => {}): Database
         committed(await line.send('commit'));
         return result;
       }, setup),
-    // BEGIN, the setup, the statement and COMMIT in one call: should the statement fail, COMMIT is skipped with it.
-    statement: <T extends object = Row>(text: string, params: readonly unknown[] = [], setup?: Setup) =>
-      transaction(async (line) => {
-        const [answer, end] = await Promise.all([line.send(text, params), line.send('commit')]);
-        committed(end);
-        return answer.rows as T[];
-      }, setup),
+    statement: async <T extends object = Row>(text: string, params: readonly unknown[] = [], setup?: Setup) =>
+      (await batch([{ text, params }], setup))[0] as T[],
+    batch,
     async close() {
       await pg.close();
       release();

@@ -1,5 +1,5 @@
 import postgres from 'postgres';
-import { type Database, isDatabaseUnavailable, type Row, type Setup, type Sql } from './database.server';
+import { type Database, isDatabaseUnavailable, type Row, type Setup, type Sql, type Statement } from './database.server';
 
 type Client = postgres.Sql | postgres.TransactionSql | postgres.ReservedSql;
 
@@ -112,6 +112,26 @@ async function onOwnConnection<T>(sql: postgres.Sql, fn: (connection: OwnConnect
 /** Connects to PostgreSQL (production, or the CI server in tests). */
 export function openPostgres(url: string, options: { max?: number } = {}): Database {
   const sql = postgres(url, { max: options.max ?? 10, onnotice: () => {}, connection: { application_name: 'aurelia-shop' } });
+
+  /** BEGIN, the setup, the statements and COMMIT leave together: one round trip (see Database.batch). */
+  function batch(statements: readonly Statement[], setup?: Setup): Promise<Row[][]> {
+    return onOwnConnection(sql, async (connection) => {
+      // After a failed statement the server still runs the rest, which fail too, and COMMIT, which then rolls back.
+      // Should the connection close meanwhile, what was queued on it is not answered: its closing is the answer.
+      const outcomes = await Promise.race([
+        Promise.allSettled([
+          connection.send('begin'),
+          setup ? connection.send(setup.text, setup.params) : null,
+          ...statements.map((s) => connection.send(s.text, s.params)),
+          connection.send('commit'),
+        ]),
+        connection.closed,
+      ]);
+      for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason;
+      return outcomes.slice(2, 2 + statements.length).map((o) => (o as PromiseFulfilledResult<Row[]>).value);
+    });
+  }
+
   return {
     kind: 'postgres',
     ...wrap(sql),
@@ -137,23 +157,9 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
         }
       });
     },
-    async statement<T extends object = Row>(text: string, params: readonly unknown[] = [], setup?: Setup): Promise<T[]> {
-      return onOwnConnection(sql, async (connection) => {
-        // Sent together; after a failed statement the server still runs COMMIT, which then rolls back. Should the
-        // connection close meanwhile, what was queued on it is not answered: its closing is the answer.
-        const outcomes = await Promise.race([
-          Promise.allSettled([
-            connection.send('begin'),
-            setup ? connection.send(setup.text, setup.params) : null,
-            connection.send(text, params),
-            connection.send('commit'),
-          ]),
-          connection.closed,
-        ]);
-        for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason;
-        return (outcomes[2] as PromiseFulfilledResult<unknown>).value as T[];
-      });
-    },
+    statement: async <T extends object = Row>(text: string, params: readonly unknown[] = [], setup?: Setup) =>
+      (await batch([{ text, params }], setup))[0] as T[],
+    batch,
     close: () => sql.end({ timeout: 5 }),
   };
 }

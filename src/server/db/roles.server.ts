@@ -1,4 +1,4 @@
-import type { Database, Row, Sql } from './database.server';
+import type { Database, Row, Setup, Sql, Statement } from './database.server';
 
 /** The JWT claims a signed-in shopper's queries run with, as Supabase's table API sets them. */
 export interface ShopperClaims {
@@ -12,10 +12,20 @@ export interface ShopperClaims {
  * Row-level security then decides what every statement may see and change.
  */
 export function asShopper<T>(db: Database, claims: ShopperClaims | null, fn: (tx: Sql) => Promise<T>): Promise<T> {
-  return db.transaction(fn, {
+  return db.transaction(fn, shopperSetup(claims));
+}
+
+/** Like asShopper, for statements known before the transaction begins: one round trip (see Database.batch). */
+export function batchAsShopper(db: Database, claims: ShopperClaims | null, statements: readonly Statement[]): Promise<Row[][]> {
+  return db.batch(statements, shopperSetup(claims));
+}
+
+/** The setup a shopper's transaction runs first: their role and claims. */
+function shopperSetup(claims: ShopperClaims | null): Setup {
+  return {
     text: `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true)`,
     params: [claims ? 'authenticated' : 'anon', JSON.stringify(claims ?? { role: 'anon' })],
-  });
+  };
 }
 
 /** service_role's setup: constant text, no parameters (PGlite then runs it in one protocol step). */
