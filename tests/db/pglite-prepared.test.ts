@@ -164,4 +164,20 @@ describe('prepared statements in embedded transactions', () => {
     expect(await late).toMatchObject({ message: 'Transaction is closed' });
     expect(await db.query(`select id from t where id = 30`)).toEqual([]);
   });
+
+  it('keeps at most its limit of statements prepared, closing the least recently used, and still answers them all', async () => {
+    const small = await PGlite.create();
+    // BEGIN and COMMIT take two of the five places (and, used by every transaction, are never the least recent).
+    const limited = fromPglite(small, () => {}, 5);
+    const text = (i: number) => `select $1::int + ${i} as n`;
+    const run = (i: number) => limited.transaction((tx) => tx.query(text(i), [1]));
+    for (const i of [1, 2, 3]) expect(await run(i)).toEqual([{ n: 1 + i }]);
+    await run(1); // now the most recently used: 2 goes first
+    for (const i of [4, 5]) expect(await run(i)).toEqual([{ n: 1 + i }]);
+    const kept = await limited.query<{ statement: string }>(`select statement from pg_prepared_statements`);
+    expect(kept.map((s) => s.statement).sort()).toEqual(['begin', 'commit', text(1), text(4), text(5)].sort());
+    // A closed text is prepared again when it comes back.
+    expect(await run(2)).toEqual([{ n: 3 }]);
+    await limited.close();
+  });
 });

@@ -49,18 +49,23 @@ interface Prepared {
   types: number[];
 }
 
-/** At most this many texts are kept prepared per database (the app's are a few hundred constants at most). */
+/** By default at most this many texts are kept prepared per database (the app's are a few hundred constants). */
 const MAX_PREPARED = 1000;
 
-/** Each open database's prepared statements, by text (statements live in its one session). */
-const preparedOf = new WeakMap<PGlite, Map<string, Prepared>>();
+/** A database's prepared statements, by text, least recently used first, and how many names it has given out. */
+interface Statements {
+  byText: Map<string, Prepared>;
+  named: number;
+  limit: number;
+}
 
-function statementsOf(pg: PGlite): Map<string, Prepared> {
+/** Each open database's prepared statements (statements live in its one session). */
+const preparedOf = new WeakMap<PGlite, Statements>();
+
+function statementsOf(pg: PGlite): Statements {
   const known = preparedOf.get(pg);
-  if (known) return known;
-  const statements = new Map<string, Prepared>();
-  preparedOf.set(pg, statements);
-  return statements;
+  if (!known) throw new Error('This PGlite instance was not opened through fromPglite');
+  return known;
 }
 
 function messagesOf(parts: Uint8Array[]): Uint8Array {
@@ -74,26 +79,26 @@ function messagesOf(parts: Uint8Array[]): Uint8Array {
 }
 
 /**
- * `text` as a named prepared statement, parsed and described on its first use. Beyond MAX_PREPARED texts, the one used
+ * `text` as a named prepared statement, parsed and described on its first use. Beyond the limit, the statement used
  * least recently is closed first (the app's texts are constants, so this only bounds a mistake).
  */
 async function prepared(pg: PGlite, text: string): Promise<Prepared> {
   const statements = statementsOf(pg);
-  const known = statements.get(text);
+  const known = statements.byText.get(text);
   if (known) {
     // Most recently used last, so the first entry is the one to close should the limit be reached.
-    statements.delete(text);
-    statements.set(text, known);
+    statements.byText.delete(text);
+    statements.byText.set(text, known);
     return known;
   }
   const messages: Uint8Array[] = [];
-  let name = `aurelia_${statements.size + 1}`;
-  if (statements.size >= MAX_PREPARED) {
-    const [oldText, oldest] = statements.entries().next().value as [string, Prepared];
-    statements.delete(oldText);
+  if (statements.byText.size >= statements.limit) {
+    const [oldText, oldest] = statements.byText.entries().next().value as [string, Prepared];
+    statements.byText.delete(oldText);
     messages.push(protocol.serialize.close({ type: 'S', name: oldest.name }));
-    name = oldest.name;
   }
+  // Names are never reused: should the close above fail (in a failed transaction), no new text takes its name.
+  const name = `aurelia_${++statements.named}`;
   messages.push(
     protocol.serialize.parse({ name, text }),
     protocol.serialize.describe({ type: 'S', name }),
@@ -101,7 +106,7 @@ async function prepared(pg: PGlite, text: string): Promise<Prepared> {
   );
   const answer = await pg.execProtocol(messagesOf(messages), { syncToFs: false });
   const statement = { name, types: parse.parseDescribeStatementResults(answer.messages) };
-  statements.set(text, statement);
+  statements.byText.set(text, statement);
   return statement;
 }
 
@@ -211,11 +216,16 @@ function committed(outcome: Outcome): void {
   if (outcome.command === 'ROLLBACK') throw new Error('The transaction was rolled back: one of its statements failed.');
 }
 
-/** Wraps an open PGlite instance (tests pass a clone) as a Database. */
-export function fromPglite(pg: PGlite, release: () => void = () => {}): Database {
+/**
+ * Wraps an open PGlite instance (tests pass their own) as a Database; at most `maxPrepared` statement texts are kept
+ * prepared at a time.
+ */
+export function fromPglite(pg: PGlite, release: () => void = () => {}, maxPrepared = MAX_PREPARED): Database {
+  preparedOf.set(pg, { byText: new Map(), named: 0, limit: maxPrepared });
   /**
-   * Runs `fn` in a transaction of its own, alone on the engine (PGlite's transaction lock keeps its other callers out,
-   * as its own `transaction` does): BEGIN, the setup and fn's first statements go together, COMMIT after fn.
+   * Runs `work` in a transaction of its own, alone on the engine: under PGlite's transaction lock (its
+   * `_runExclusiveTransaction`, the lock its own `transaction`, `query` and `exec` take), so no other caller's
+   * statement lands inside it. BEGIN and the setup leave with work's first statements.
    */
   function transaction<T>(work: (line: ReturnType<typeof pipeline>) => Promise<T>, setup?: Setup): Promise<T> {
     return pg._runExclusiveTransaction(async () => {
