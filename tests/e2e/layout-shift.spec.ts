@@ -72,3 +72,30 @@ for (const viewport of [
     expect(total(wishlist), JSON.stringify(wishlist, null, 1)).toBe(0);
   });
 }
+
+// The cart button's island carries the catalogue in its props, so it is the header's last and longest part: a browser
+// may paint the header before those bytes arrive (seen in CI as the desktop header moving 60 px, the cart and the gap
+// before it). The header must be laid out for the cart before the cart is there.
+for (const viewport of [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'desktop', width: 1280, height: 800 },
+]) {
+  test(`the header does not move when the cart button arrives after it (${viewport.name})`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    const full = await (await page.request.get('/about')).text();
+    const cut = full.indexOf('<div class="cart-link">');
+    expect(cut).toBeGreaterThan(0);
+    const header = async () =>
+      Promise.all(
+        ['.brand', '.online-indicator', '.site-nav > .account-button'].map((s) => page.locator(s).first().boundingBox()),
+      );
+    // The page as a browser holds it when the bytes so far end just before the cart: no script has run.
+    await page.route('**/about', (route) => route.fulfill({ contentType: 'text/html', body: full.slice(0, cut) }));
+    await page.goto('/about');
+    const early = await header();
+    await page.unroute('**/about');
+    await page.route('**/about', (route) => route.fulfill({ contentType: 'text/html', body: full }));
+    await page.goto('/about');
+    expect(await header()).toEqual(early);
+  });
+}
