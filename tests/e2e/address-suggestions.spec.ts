@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page, type Request } from '@playwright/test';
 import { type FakeGeoapify, startFakeGeoapify } from '../mocks/geoapify';
 import { addFromProductPage, openCart } from './cart-helpers';
-import { type SecondShop, startSecondShop } from './second-server';
+import { type SecondShop, startSecondShop, testOn } from './second-server';
 
 // Address suggestions in the checkout's street field, end to end in Chromium. With Geoapify configured: a second
 // built shop of its own, with a key and GEOAPIFY_API_BASE pointing its adapter at tests/mocks/geoapify.ts, a local
@@ -16,29 +16,31 @@ interface GeoapifyShop {
   fake: FakeGeoapify;
 }
 
-const test = base.extend<object, { geoapifyShop: GeoapifyShop }>({
-  geoapifyShop: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
-    async ({}, use) => {
-      const fake = await startFakeGeoapify({ apiKey: API_KEY });
-      let shop: SecondShop | undefined;
-      try {
-        shop = await startSecondShop('geoapify', { GEOAPIFY_API_KEY: API_KEY, GEOAPIFY_API_BASE: fake.origin });
-        // The server said which adapter it runs, and where its calls go.
-        expect(shop.output()).toContain(`address suggestions: Geoapify (API at ${fake.origin}`);
-        await use({ origin: shop.origin, fake });
-      } finally {
-        await shop?.stop();
-        await fake.stop();
-      }
+/** The mock Geoapify, then the built shop configured for it (a key, GEOAPIFY_API_BASE at the mock). */
+async function startGeoapifyShop(): Promise<GeoapifyShop & { stop: () => Promise<void> }> {
+  const fake = await startFakeGeoapify({ apiKey: API_KEY });
+  let shop: SecondShop | undefined;
+  try {
+    shop = await startSecondShop('geoapify', { GEOAPIFY_API_KEY: API_KEY, GEOAPIFY_API_BASE: fake.origin });
+    // The server said which adapter it runs, and where its calls go.
+    expect(shop.output()).toContain(`address suggestions: Geoapify (API at ${fake.origin}`);
+  } catch (error) {
+    await shop?.stop();
+    await fake.stop();
+    throw error;
+  }
+  const started = shop;
+  return {
+    origin: started.origin,
+    fake,
+    stop: async () => {
+      await started.stop();
+      await fake.stop();
     },
-    { scope: 'worker', timeout: 180_000 },
-  ],
-  // Every page and request of these tests goes to the Geoapify-configured server; the main one stays as it is.
-  baseURL: async ({ geoapifyShop }, use) => {
-    await use(geoapifyShop.origin);
-  },
-});
+  };
+}
+
+const test = testOn(startGeoapifyShop, 180_000);
 
 /** From a product page to the address stage; returns the form and its street field. */
 async function toAddress(page: Page) {
@@ -66,9 +68,9 @@ test.describe('address suggestions with Geoapify (a mock Geoapify)', () => {
 
   test('typing a street lists 5 US addresses; the keyboard chooses one and it fills street, city, state and ZIP', async ({
     page,
-    geoapifyShop,
+    shop,
   }) => {
-    const { fake } = geoapifyShop;
+    const { fake } = shop;
     const sent = suggestionRequests(page);
     const browserToVendor: string[] = [];
     page.on('request', (r) => {
@@ -199,10 +201,10 @@ test.describe('address suggestions with Geoapify (a mock Geoapify)', () => {
     await expect(list.getByRole('option')).toHaveText(['12 Bull Street, Savannah, GA 31401']);
   });
 
-  test('when Geoapify fails no list appears, and the address is typed by hand', async ({ page, geoapifyShop }) => {
+  test('when Geoapify fails no list appears, and the address is typed by hand', async ({ page, shop }) => {
     await page.goto('/');
     const { form, street } = await toAddress(page);
-    geoapifyShop.fake.failNext(500);
+    shop.fake.failNext(500);
     const answered = page.waitForResponse((r) => r.url().includes('/api/address-suggestions'));
     await street.fill('100 Main');
     expect((await answered).status()).toBe(502);

@@ -2,12 +2,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { test as base, expect } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { readDevMailbox } from '@/server/mail/dev-mailbox.server';
 import { newShopper } from './accounts';
 import { openCart } from './cart-helpers';
 import { hydrated } from './islands';
-import { type SecondShop, startSecondShop } from './second-server';
+import { type SecondShop, startSecondShop, testOn } from './second-server';
 import { card, openSignedIn } from './social';
 
 // A product marked `inStock: false`, end to end in Chromium. No real product is out of stock, and the real catalogue
@@ -62,24 +62,8 @@ async function startSoldOutShop(): Promise<SecondShop> {
   }
 }
 
-const test = base.extend<object, { soldOutShop: SecondShop }>({
-  soldOutShop: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
-    async ({}, use) => {
-      const shop = await startSoldOutShop();
-      try {
-        await use(shop);
-      } finally {
-        await shop.stop();
-      }
-    },
-    { scope: 'worker', timeout: 300_000 },
-  ],
-  // Every page and request of these tests goes to the copy's server; the main one stays as it is.
-  baseURL: async ({ soldOutShop }, use) => {
-    await use(soldOutShop.origin);
-  },
-});
+// Every page and request of these tests goes to the copy's server.
+const test = testOn(startSoldOutShop, 300_000);
 
 test.describe.configure({ mode: 'serial' });
 
@@ -122,8 +106,8 @@ test('a guest cart line of it, kept from before, leaves the cart when the drawer
   await expect(drawer.getByText(SOAP.name)).toHaveCount(0);
 });
 
-test('the server refuses it in a saved cart and a checkout; the wishlist says Out of stock', async ({ page, soldOutShop }) => {
-  const origin = soldOutShop.origin;
+test('the server refuses it in a saved cart and a checkout; the wishlist says Out of stock', async ({ page, shop }) => {
+  const origin = shop.origin;
   const headers = { origin };
   const shopper = newShopper('Stock');
   const signup = await page.request.post('/api/auth/signup', {
@@ -135,7 +119,7 @@ test('the server refuses it in a saved cart and a checkout; the wishlist says Ou
   await expect
     .poll(
       async () => {
-        const mail = (await readDevMailbox(soldOutShop.mailbox)).find((m) => m.to.includes(shopper.email));
+        const mail = (await readDevMailbox(shop.mailbox)).find((m) => m.to.includes(shopper.email));
         link = /https?:\/\/\S+token=[\w-]+/.exec(mail?.text ?? '')?.[0] ?? '';
         return link;
       },

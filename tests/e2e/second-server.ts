@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { test as base } from '@playwright/test';
 
 // A second built shop (scripts/serve.mjs), for specs that need a configuration the main end-to-end server does not
 // have: Stripe against a mock Stripe (stripe.spec.ts), Geoapify against a mock Geoapify (address-suggestions.spec.ts).
@@ -91,4 +92,28 @@ export async function startSecondShop(name: string, env: Record<string, string>,
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   return { origin, mailbox: `http://127.0.0.1:${mailboxPort}`, output: () => output, stop };
+}
+
+/**
+ * A Playwright `test` whose every page and request goes to a shop of the spec's own (its `shop` fixture): started by
+ * `start` once per worker, within `timeout` ms, and stopped after the worker's last test. The main server stays as it is.
+ */
+export function testOn<S extends { origin: string; stop: () => Promise<void> }>(start: () => Promise<S>, timeout: number) {
+  return base.extend<object, { shop: S }>({
+    shop: [
+      // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
+      async ({}, use) => {
+        const shop = await start();
+        try {
+          await use(shop);
+        } finally {
+          await shop.stop();
+        }
+      },
+      { scope: 'worker', timeout },
+    ],
+    baseURL: async ({ shop }, use) => {
+      await use(shop.origin);
+    },
+  });
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test as base, expect, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import Stripe from 'stripe';
 import { orderNumber } from '@/features/orders/orders';
 import { readDevMailbox } from '@/server/mail/dev-mailbox.server';
@@ -8,7 +8,7 @@ import { type FakeStripe, startFakeStripe } from '../mocks/stripe';
 import { addFromProductPage } from './cart-helpers';
 import { checkoutTo, type Shopper, shopper } from './checkout-helpers';
 import { apiCheckout, usAddress } from './purchase';
-import { type SecondShop, startSecondShop } from './second-server';
+import { type SecondShop, startSecondShop, testOn } from './second-server';
 
 // The payment step with Stripe configured, end to end in Chromium, on a second server of its own: the built shop
 // started with test keys and STRIPE_API_BASE pointing its Stripe adapter (the official SDK) at tests/mocks/stripe.ts.
@@ -58,24 +58,7 @@ async function startStripeShop(): Promise<StripeShop & { stop: () => Promise<voi
   return { origin: shop.origin, mailbox: shop.mailbox, fake, stop };
 }
 
-const test = base.extend<object, { stripeShop: StripeShop }>({
-  stripeShop: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
-    async ({}, use) => {
-      const shop = await startStripeShop();
-      try {
-        await use(shop);
-      } finally {
-        await shop.stop();
-      }
-    },
-    { scope: 'worker', timeout: 180_000 },
-  ],
-  // Every page and request of these tests goes to the Stripe-configured server; the main one stays as it is.
-  baseURL: async ({ stripeShop }, use) => {
-    await use(stripeShop.origin);
-  },
-});
+const test = testOn(startStripeShop, 180_000);
 
 /**
  * Answers Stripe's two origins, as the page reaches them once the CSP has let it: js.stripe.com with the fake
@@ -152,9 +135,9 @@ test.describe('payment with Stripe (a mock Stripe and a stand-in Stripe.js)', ()
 
   test('a guest pays in the Payment Element: the order is placed, charged the total shown, mailed, with no CSP violation', async ({
     page,
-    stripeShop,
+    shop,
   }) => {
-    const { fake } = stripeShop;
+    const { fake } = shop;
     const violations = await watchCsp(page);
     await routeStripe(page, fake);
     const who = shopper('Grace Hopper', 'Georgia', 'Savannah', '31401');
@@ -200,15 +183,15 @@ test.describe('payment with Stripe (a mock Stripe and a stand-in Stripe.js)', ()
     ).toBe(true);
 
     await expect
-      .poll(async () => (await mailsTo(stripeShop, who.email)).find((m) => m.subject.includes(orderNumber(order.id)))?.text ?? '')
+      .poll(async () => (await mailsTo(shop, who.email)).find((m) => m.subject.includes(orderNumber(order.id)))?.text ?? '')
       .toContain(`Total: ${shownTotal}`);
     await reloaded;
     await expect(page.getByTestId('cart-count')).toHaveText('0');
     expect(violations).toEqual([]);
   });
 
-  test('a declined card says so and records no order; another card then pays', async ({ page, stripeShop }) => {
-    const { fake } = stripeShop;
+  test('a declined card says so and records no order; another card then pays', async ({ page, shop }) => {
+    const { fake } = shop;
     const violations = await watchCsp(page);
     await routeStripe(page, fake);
     const checkout = await toPayment(page, shopper('Ada Lovelace', 'California', 'San Jose', '95112'));
@@ -222,7 +205,7 @@ test.describe('payment with Stripe (a mock Stripe and a stand-in Stripe.js)', ()
     });
     // No order: asking the server to record one for this payment is refused (an existing order would be returned).
     const confirm = await page.request.post('/api/orders/confirm', {
-      headers: { origin: stripeShop.origin },
+      headers: { origin: shop.origin },
       data: { paymentIntentId: intentId },
     });
     expect(confirm.status()).toBe(402);
@@ -234,8 +217,8 @@ test.describe('payment with Stripe (a mock Stripe and a stand-in Stripe.js)', ()
     expect(violations).toEqual([]);
   });
 
-  test('when Stripe.js cannot be loaded the shopper is told so, and Try again loads it', async ({ page, stripeShop }) => {
-    await routeStripe(page, stripeShop.fake);
+  test('when Stripe.js cannot be loaded the shopper is told so, and Try again loads it', async ({ page, shop }) => {
+    await routeStripe(page, shop.fake);
     // Registered last, so asked first: js.stripe.com refuses connections until `reachable`, then the fake answers.
     let reachable = false;
     await page.route('https://js.stripe.com/**', (route) => (reachable ? route.fallback() : route.abort('connectionrefused')));
@@ -285,11 +268,11 @@ test.describe('payment with Stripe (a mock Stripe and a stand-in Stripe.js)', ()
 
   test('a signed payment_intent.succeeded webhook records the order when the browser never confirms it', async ({
     request,
-    stripeShop,
+    shop,
   }) => {
-    const { fake } = stripeShop;
+    const { fake } = shop;
     const address = usAddress('Hedy', 'Vienna', 'VA', '22180');
-    const checkout = await apiCheckout(request, stripeShop.origin, [{ productId: 6 }], address);
+    const checkout = await apiCheckout(request, shop.origin, [{ productId: 6 }], address);
     expect(checkout.processor).toEqual({ kind: 'stripe', publishableKey: PUBLISHABLE_KEY });
     // Paid in Stripe's frame; the tab closed before the page asked our server to record the order.
     fake.succeed(checkout.paymentIntentId);
@@ -315,6 +298,6 @@ test.describe('payment with Stripe (a mock Stripe and a stand-in Stripe.js)', ()
       data: { paymentIntentId: checkout.paymentIntentId },
     });
     expect(late.status()).toBe(200);
-    await expect.poll(async () => (await mailsTo(stripeShop, address.email)).length).toBe(1);
+    await expect.poll(async () => (await mailsTo(shop, address.email)).length).toBe(1);
   });
 });
