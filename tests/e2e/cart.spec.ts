@@ -178,6 +178,26 @@ test.describe('cart', () => {
     await expect(page.getByTestId('cart-count')).toHaveText('1');
   });
 
+  test('a press on the cart button right after Escape opens the drawer again', async ({ page }) => {
+    await addFromProductPage(page, 8, { quantity: 1 });
+    await cartButton(page).click();
+    const drawer = page.getByRole('dialog', { name: 'Your cart' });
+    await expect(drawer).toBeVisible();
+    // Escape closes the dialog at once but tells the page (its close event) a moment later; a press of the button in
+    // between must still open it (CI: Escape, then Enter, left the drawer shut).
+    await page.evaluate(() => {
+      document.querySelector<HTMLDialogElement>('dialog.cart-drawer')?.close();
+      document.querySelector<HTMLButtonElement>('.cart-badge')?.click();
+    });
+    await expect(drawer).toBeVisible();
+    // The late close event does not shut it afterwards.
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 100)));
+    await expect(drawer).toBeVisible();
+    await drawer.getByRole('button', { name: 'Close cart' }).click();
+    await expect(drawer).toBeHidden();
+    await expect(cartButton(page)).toBeFocused();
+  });
+
   test('signing in merges the guest cart into the saved one (quantities added, at most 5)', async ({
     page,
     browser,

@@ -20,7 +20,10 @@ export default function CartBadge({ products }: Props) {
   // The server renders an empty cart; the one kept in local storage appears once the island is live, without a
   // hydration mismatch.
   const count = itemCount(useStore($cart, { ssr: () => EMPTY }));
-  const [open, setOpen] = useState(false);
+  // 0 while the drawer is shut, a new number at each press. A number, not a flag: a press that comes after the dialog
+  // has closed but before its close event has reached the page (Escape, then Enter at once) still changes it, and so
+  // opens the dialog again.
+  const [opening, setOpening] = useState(0);
   const [Drawer, setDrawer] = useState<ComponentType<CartDrawerProps>>();
   const button = useRef<HTMLButtonElement>(null);
   useEarlyTaps(button);
@@ -43,7 +46,7 @@ export default function CartBadge({ products }: Props) {
         aria-haspopup="dialog"
         data-pending-action="cart"
         onClick={() => {
-          setOpen(true);
+          setOpening((n) => n + 1);
           lazy().then((m) => setDrawer(() => m.CartDrawer), Boolean);
         }}
       >
@@ -59,10 +62,10 @@ export default function CartBadge({ products }: Props) {
       </button>
       {Drawer && (
         <Drawer
-          open={open}
+          opening={opening}
           products={products}
           onClose={() => {
-            setOpen(false);
+            setOpening(0);
             button.current?.focus();
           }}
         />

@@ -15,7 +15,8 @@ type Stage = 'cart' | CheckoutStage;
 const PREVIOUS: Record<CheckoutStage, Stage> = { address: 'cart', payment: 'address' };
 
 export interface CartDrawerProps {
-  open: boolean;
+  /** 0: shut. Any other number: open; a new number opens it again should it have closed meanwhile. */
+  opening: number;
   products: readonly CartProduct[];
   onClose: () => void;
 }
@@ -30,7 +31,7 @@ function variantLabel(line: CartLine, product: CartProduct): string | null {
  * The cart drawer: the lines with their pictures, quantities and prices (the catalogue's), and the subtotal. A native
  * modal <dialog>: the page behind is inert, so focus stays inside; Escape closes it; the opener gets focus back.
  */
-export default function CartDrawer({ open, products, onClose }: CartDrawerProps) {
+export default function CartDrawer({ opening, products, onClose }: CartDrawerProps) {
   const lines = useStore($cart);
   const dialog = useRef<HTMLDialogElement>(null);
   const title = useRef<HTMLHeadingElement>(null);
@@ -44,7 +45,7 @@ export default function CartDrawer({ open, products, onClose }: CartDrawerProps)
   useEffect(() => {
     const d = dialog.current;
     if (!d) return;
-    if (open && !d.open) {
+    if (opening && !d.open) {
       d.showModal();
       // The dialog would focus its first focusable element, which is the title (focusable for the case below).
       closeButton.current?.focus();
@@ -52,8 +53,8 @@ export default function CartDrawer({ open, products, onClose }: CartDrawerProps)
       const known = knownLines($cart.get(), catalogue);
       if (known.length !== $cart.get().length) $cart.set(known);
     }
-    if (!open && d.open) d.close();
-  }, [open, catalogue]);
+    if (!opening && d.open) d.close();
+  }, [opening, catalogue]);
 
   // What the server will charge, as far as the cart can tell: shipping by the parcel's weight until the address is known.
   const weight = parcelWeightLb(lines, (id) => catalogue.get(id)?.weight);
@@ -65,6 +66,11 @@ export default function CartDrawer({ open, products, onClose }: CartDrawerProps)
     $cart.set(setQuantity($cart.get(), line.cartId, quantity));
   }
 
+  // The close event comes a moment after the dialog closed: one that finds it open again (reopened in between) is old.
+  function onClosed() {
+    if (!dialog.current?.open) onClose();
+  }
+
   // A click on the backdrop lands on the <dialog> itself (its content fills it): it closes the drawer.
   function onBackdrop(e: MouseEvent<HTMLDialogElement>) {
     if (e.target === e.currentTarget) onClose();
@@ -72,7 +78,7 @@ export default function CartDrawer({ open, products, onClose }: CartDrawerProps)
 
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: the backdrop click is a pointer shortcut; Escape and the Close button do the same from the keyboard.
-    <dialog ref={dialog} className="cart-drawer" aria-labelledby={titleId} onClose={onClose} onClick={onBackdrop}>
+    <dialog ref={dialog} className="cart-drawer" aria-labelledby={titleId} onClose={onClosed} onClick={onBackdrop}>
       <div className="cart-drawer-inner">
         <div className="cart-drawer-head">
           {current !== 'cart' && (
