@@ -51,9 +51,13 @@ export async function toggleFavorite(productId: number, guestMessage: string): P
     ? await api<{ favorite?: Favorite }>(`/api/favorites/${productId}`, undefined, 'DELETE')
     : await api<{ favorite?: Favorite }>('/api/favorites', { productId });
   pendingFavorites.delete(productId);
-  const others = $favorites.get().items.filter((f) => f.productId !== productId);
+  const { items, status } = $favorites.get();
+  const others = items.filter((f) => f.productId !== productId);
   if (r.ok) {
     $favorites.set({ items: r.data.favorite ? [r.data.favorite, ...others] : others, status: 'ready' });
+    // A load still on its way may have been read before this change (a tap replayed as the page came alive): its
+    // answer would undo it, so a fresh one replaces it.
+    if (status === 'loading') void loadFavorites();
     return notify.success(saved ? 'Removed from your wishlist' : 'Added to your wishlist');
   }
   if (r.status !== 409) return notify.error(r.status === 401 ? guestMessage : saved ? REMOVE_FAILED : ADD_FAILED);

@@ -10,11 +10,15 @@ export const $likes = atom<LikesSummary>({ counts: {}, liked: [] });
 
 // Only the newest answer counts: one that arrives after the shopper signed in or out was for someone else's view.
 let likesRequest = 0;
+let loading = false;
 
 async function loadLikes(): Promise<void> {
   const request = ++likesRequest;
+  loading = true;
   const r = await api<LikesSummary>('/api/likes');
-  if (r.ok && request === likesRequest) $likes.set(r.data);
+  if (request !== likesRequest) return;
+  loading = false;
+  if (r.ok) $likes.set(r.data);
 }
 
 // Loads when an island first shows likes, and again whenever the shopper signs in or out; pages without likes never ask.
@@ -35,7 +39,13 @@ export async function toggleLike(productId: number): Promise<void> {
   show(!was, count + (was ? -1 : 1));
   const r = await api<LikeAnswer>(`/api/likes/${productId}`, undefined, was ? 'DELETE' : 'PUT');
   pendingLikes.delete(productId);
-  if (r.ok) return show(r.data.liked, r.data.count);
+  if (r.ok) {
+    show(r.data.liked, r.data.count);
+    // A load still on its way may have been read before this change (a tap replayed as the page came alive): its
+    // answer would undo it, so a fresh one replaces it.
+    if (loading) void loadLikes();
+    return;
+  }
   show(was, count);
   notify.error(r.status === 401 ? LOGIN_TO_LIKE : LIKE_FAILED);
 }
