@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef } from 'react';
 import { api } from '@/lib/api';
+import { afterPresses } from '@/lib/presses';
 import { notify } from '../toasts/toast.store';
 import type { UserAnswer } from './auth';
 import { AUTH_MESSAGES } from './auth.rules';
@@ -54,9 +55,10 @@ export default function SessionSync() {
         // it is sent by the very click or key press the shopper made, and the island that handles it says what that
         // action needs (the wishlist's 'Please login to add items to cart'). Going home here would swallow the message.
         // Pages only for signed-in shoppers react to $user themselves (the wishlist shows its sign-in prompt, the
-        // order history goes home).
+        // order history goes home), so the answer waits for the press to end: the button pressed is still there for
+        // the click.
         api<UserAnswer>('/api/auth/session', {}).then((r) => {
-          if (r.ok && !r.data.user) clearPrivateState();
+          if (r.ok && !r.data.user) afterPresses(clearPrivateState);
         });
       }
     };
