@@ -4,7 +4,8 @@
 // - security headers on every answer, pre-rendered pages included (CSP with frame-ancestors, nosniff, Referrer-Policy,
 //   X-Frame-Options, HSTS when the public origin is https);
 // - time limits on slow clients (headers, whole request), so a body that never arrives does not hold a connection;
-// - a line on stderr for every answer slower than SLOW_ANSWER_MS, so a stall shows where it happened.
+// - a line on stderr for every answer slower than SLOW_ANSWER_MS, so a stall shows where it happened;
+// - NODE_ENV=production unless it is set.
 // HOST and PORT choose where (default 127.0.0.1:4321).
 import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -13,6 +14,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { withoutStripe } from './csp.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+
+// The built shop is production: libraries that read NODE_ENV when they load (React, which renders the order e-mails
+// on the server) pick their production builds, not the development ones meant for debugging. Set before anything loads.
+process.env.NODE_ENV ??= 'production';
 
 /** Headers every answer carries. */
 export function securityHeaders({ https }) {
