@@ -1,4 +1,5 @@
 import { inflateSync } from 'node:zlib';
+import bwipjs from 'bwip-js/node';
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { US_STATES } from '@/features/checkout/states';
@@ -31,6 +32,26 @@ function drawnText(pdf: Uint8Array): string[] {
     for (const [, hex = ''] of content.matchAll(/<([0-9A-Fa-f]*)>\s*Tj/g)) texts.push(Buffer.from(hex, 'hex').toString('latin1'));
   }
   return texts;
+}
+
+/** The widths of the barcode's bars: the filled rectangles as tall as the barcode, left to right. */
+function barWidths(pdf: Uint8Array): number[] {
+  const raw = Buffer.from(pdf).toString('latin1');
+  const bars: { x: number; width: number }[] = [];
+  for (const [, body = ''] of raw.matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)) {
+    let content: string;
+    try {
+      content = inflateSync(Buffer.from(body, 'latin1')).toString('latin1');
+    } catch {
+      continue;
+    }
+    // pdf-lib draws a rectangle as a move to its corner (`1 0 0 1 x y cm`) and a filled path round it.
+    for (const [, x = '0', width = '0'] of content.matchAll(
+      /1 0 0 1 ([\d.]+) [\d.]+ cm\n(?:1 0 0 1 0 0 cm\n)*0 0 m\n0 62 l\n([\d.]+) 62 l\n/g,
+    ))
+      bars.push({ x: Number(x), width: Number(width) });
+  }
+  return bars.sort((a, b) => a.x - b.x).map((b) => b.width);
 }
 
 describe('rate table: rates', () => {
@@ -123,8 +144,16 @@ describe('rate table: test label', () => {
     expect(text).toEqual(expect.arrayContaining(['Maya Okafor', '455 Market St', 'San Francisco, CA 94105']));
     expect(text).toContain('EXPRESS SHIPPING');
     expect(text).toContain(`TRACKING # ${label.trackingNumber}`);
-    // The barcode is an image of the tracking number.
-    expect(Buffer.from(bytes).toString('latin1')).toMatch(/\/Subtype\s*\/Image/);
+    // The barcode is drawn as bars (no image to decode and compress): Code 128 of the tracking number, whose bars'
+    // widths are whole multiples of one module, in the order the symbology gives them.
+    expect(Buffer.from(bytes).toString('latin1')).not.toMatch(/\/Subtype\s*\/Image/);
+    const bars = barWidths(bytes);
+    const [symbol] = bwipjs.raw('code128', label.trackingNumber, {}) as { sbs: number[] }[];
+    const expected = (symbol?.sbs ?? []).filter((_, i) => i % 2 === 0);
+    expect(bars.length).toBe(expected.length);
+    const module = (bars[0] ?? 0) / (expected[0] ?? 1);
+    expect(module).toBeGreaterThan(1);
+    expect(bars.map((w) => Math.round(w / module))).toEqual(expected);
   });
 
   it('tracks nothing: a TEST number, the same for the same order, no tracking page, the chosen rate and its price', async () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { toBuffer } from 'bwip-js/node';
+import bwipjs from 'bwip-js/node';
 import { degrees, PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
 import type { Address, Parcel } from './shipping.port';
 
@@ -97,15 +97,26 @@ export async function testLabelPdf(input: TestLabelInput): Promise<Uint8Array> {
   rule(page, y);
 
   // Barcode: 3.5 in wide gives 1.3 pt modules for a 22-character Code 128, well above what handheld scanners need.
-  const png = await toBuffer({ bcid: 'code128', text: input.trackingNumber, scale: 3, height: 16, includetext: false });
-  const image = await pdf.embedPng(png);
-  const barWidth = Math.min(INNER_WIDTH, 252);
-  const barHeight = 62;
-  page.drawImage(image, { x: (LABEL_SIZE.width - barWidth) / 2, y: MARGIN + 44, width: barWidth, height: barHeight });
+  // Drawn as bars, not as a picture: sharp at any printer's resolution, and no image to encode and compress (a PNG
+  // cost about 10 ms of the server's time per label).
+  drawCode128(page, input.trackingNumber, { x: (LABEL_SIZE.width - 252) / 2, y: MARGIN + 44, width: 252, height: 62 });
   line(page, bold, `TRACKING # ${input.trackingNumber}`, { x: MARGIN, y: MARGIN + 28, size: 10, center: true });
   line(page, regular, 'TEST LABEL - this number tracks nothing', { x: MARGIN, y: MARGIN + 12, size: 8, center: true });
 
   return pdf.save();
+}
+
+/** A Code 128 symbol of `text` filling the box: its bars as black rectangles, the spaces between them left white. */
+function drawCode128(page: PDFPage, text: string, box: { x: number; y: number; width: number; height: number }) {
+  // bwip-js encodes the symbol: the widths, in modules, of bar, space, bar, … from the left.
+  const [symbol] = bwipjs.raw('code128', text, {}) as { sbs: number[] }[];
+  const widths = symbol?.sbs ?? [];
+  const module = box.width / widths.reduce((sum, w) => sum + w, 0);
+  let x = box.x;
+  widths.forEach((w, i) => {
+    if (i % 2 === 0) page.drawRectangle({ x, y: box.y, width: w * module, height: box.height, color: BLACK });
+    x += w * module;
+  });
 }
 
 function addressLines(a: Address): string[] {
