@@ -61,7 +61,8 @@ export default defineConfig({
   trailingSlash: 'never',
   // scripts/serve.mjs serves the build (headers, start-up checks); endpoints read at most 16 KiB of JSON (readJson), and
   // the adapter refuses any body over 1 MiB as a backstop for code that reads one otherwise.
-  adapter: node({ mode: 'standalone', bodySizeLimit: 1024 * 1024 }),
+  // Middleware mode: scripts/serve.mjs serves the built files itself and sends /api straight to the app.
+  adapter: node({ mode: 'middleware', bodySizeLimit: 1024 * 1024 }),
   integrations: [react(), sitemap({ filter: (page) => !PRIVATE_PAGES.some((p) => new URL(page).pathname.startsWith(p)) })],
   // Every product picture is hand-drawn SVG: nothing to rasterise, so no sharp.
   image: { service: passthroughImageService() },
