@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from './scripts/chromium.mjs';
+import { SERVER_NODE_FLAGS } from './scripts/server-flags.mjs';
 import { adminEmail, E2E_ADMINS } from './tests/e2e/admin-accounts';
 
 const port = Number(process.env.E2E_PORT ?? 4391);
@@ -31,7 +32,7 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], launchOptions: { executablePath, args: CHROMIUM_ARGS } } }],
   webServer: {
-    command: 'node scripts/serve.mjs',
+    command: ['node', ...SERVER_NODE_FLAGS, 'scripts/serve.mjs'].join(' '),
     // serve.mjs starts the server's ports (database, migrations, mailbox) before it listens: tests begin once it answers.
     url: `${baseURL}/api/health`,
     reuseExistingServer: false,

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SERVER_NODE_FLAGS } from './server-flags.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -30,7 +31,7 @@ export async function startShop({ port, mailboxPort, adminEmails = [], databaseU
   };
   delete env.DATABASE_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  const server = spawn(process.execPath, [...nodeFlags, join(root, 'scripts/serve.mjs')], {
+  const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...nodeFlags, join(root, 'scripts/serve.mjs')], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -13,6 +13,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { SERVER_NODE_FLAGS } from './server-flags.mjs';
 
 const SHOPPERS = Number(process.env.SOAK_SHOPPERS ?? 200);
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
@@ -39,7 +40,7 @@ const fail = (message) => {
 };
 
 console.log(`[soak] starting the built shop at ${origin} (PGlite in ${dataDir})`);
-const child = spawn(process.execPath, [join(root, 'scripts/serve.mjs')], {
+const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, join(root, 'scripts/serve.mjs')], {
   cwd: root,
   env: {
     PATH: process.env.PATH ?? '',

@@ -3,6 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SERVER_NODE_FLAGS } from './server-flags.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const entry = join(root, 'dist/server/entry.mjs');
@@ -34,7 +35,7 @@ if (!skipBuild && stale) {
 
 // serve.mjs starts the database, migrations and e-mail before it listens, says where the shop is served, and exits
 // non-zero with the reason when it cannot start; this process ends with it.
-const server = spawn(process.execPath, [join(root, 'scripts/serve.mjs')], {
+const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, join(root, 'scripts/serve.mjs')], {
   cwd: root,
   stdio: 'inherit',
   env: { ...process.env, HOST: host, PORT: port },

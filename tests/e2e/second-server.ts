@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test as base } from '@playwright/test';
+import { SERVER_NODE_FLAGS } from '../../scripts/server-flags.mjs';
 
 // A second built shop (scripts/serve.mjs), for specs that need a configuration the main end-to-end server does not
 // have: Stripe against a mock Stripe (stripe.spec.ts), Geoapify against a mock Geoapify (address-suggestions.spec.ts).
@@ -43,7 +44,7 @@ export async function startSecondShop(name: string, env: Record<string, string>,
   const [port, mailboxPort] = await freePorts(2);
   const dir = mkdtempSync(join(tmpdir(), `aurelia-e2e-${name}-`));
   const origin = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, [join(root, 'scripts/serve.mjs')], {
+  const child: ChildProcess = spawn(process.execPath, [...SERVER_NODE_FLAGS, join(root, 'scripts/serve.mjs')], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',
