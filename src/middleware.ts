@@ -33,14 +33,23 @@ export function endpointMethods(routePattern: string): Promise<readonly string[]
 
 const isAdminPath = (path: string) => path === '/admin' || path.startsWith('/admin/');
 
+/** ownOrigins' answers: the public origin is set once at start-up, and parsing it for every request cost 1 %. */
+const knownOrigins = new Map<string, string[]>();
+
 /**
  * The origins our own pages are served from: the configured public origin, and on a developer's machine (a loopback
  * origin) the other loopback names for the same port, so http://localhost:4321 works as well as http://127.0.0.1:4321.
  */
 function ownOrigins(publicOrigin: string): string[] {
-  const url = new URL(publicOrigin);
-  if (!LOOPBACK.includes(url.hostname)) return [publicOrigin];
-  return LOOPBACK.map((host) => new URL(`${url.protocol}//${host}:${url.port}`).origin);
+  let origins = knownOrigins.get(publicOrigin);
+  if (!origins) {
+    const url = new URL(publicOrigin);
+    origins = LOOPBACK.includes(url.hostname)
+      ? LOOPBACK.map((host) => new URL(`${url.protocol}//${host}:${url.port}`).origin)
+      : [publicOrigin];
+    knownOrigins.set(publicOrigin, origins);
+  }
+  return origins;
 }
 
 /** Whether a request comes from one of our own pages (see sameOrigin). */
