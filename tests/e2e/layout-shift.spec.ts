@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, type Page, test } from '@playwright/test';
 import { buy } from './purchase';
 import { signedInShopper } from './session';
@@ -98,4 +100,64 @@ for (const viewport of [
     await page.goto('/about');
     expect(await header()).toEqual(early);
   });
+}
+
+// A browser paints what it has whenever its parser pauses: a slow network (or a slow CPU, whose parser yields mid-way)
+// can show a header that has only part of its links, and no greeting or account button yet, to their right. The rest
+// then pushes everything before it to the left (seen in CI: the desktop links moving 342 px). The page is served here
+// through a proxy that stops for a moment inside the header's links; nothing painted before that moment may move.
+for (const signedInHint of [false, true]) {
+  test(`a header that arrives in two parts is painted whole (${signedInHint ? 'signed-in hint' : 'guest'})`, async ({
+    page,
+    baseURL,
+  }) => {
+    const origin = baseURL ?? '';
+    const full = await (await page.request.get('/about')).text();
+    const cut = full.indexOf('<li><a href="/contact">');
+    expect(cut).toBeGreaterThan(full.indexOf('<header'));
+    const proxy = await stallingProxy(origin, '/about', full, cut);
+    try {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      if (signedInHint) await page.context().addCookies([{ name: 'aurelia_signed_in', value: '1', url: proxy.origin }]);
+      // No island starts: what is measured is the page's HTML and CSS as the bytes arrive.
+      await page.route('**/_astro/*.js', (route) => route.abort());
+      await page.addInitScript(recordShifts);
+      await page.goto(`${proxy.origin}/about`);
+      await expect(page.locator('.site-footer')).toBeAttached();
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      const shifts = await page.evaluate(() => (window as unknown as { layoutShifts: Shift[] }).layoutShifts);
+      expect(proxy.stalled(), 'the proxy held the page back inside the header').toBe(true);
+      expect(total(shifts), JSON.stringify(shifts, null, 1)).toBe(0);
+    } finally {
+      await proxy.close();
+    }
+  });
+}
+
+/**
+ * An HTTP proxy to `origin` that answers `path` with `body` in two parts, `cut` bytes first and the rest 600 ms later
+ * (time for the browser to paint what it has), and passes everything else through.
+ */
+async function stallingProxy(origin: string, path: string, body: string, cut: number) {
+  let stalled = false;
+  const server = createServer(async (req, res) => {
+    if (req.url === path) {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.write(body.slice(0, cut));
+      stalled = true;
+      await new Promise((done) => setTimeout(done, 600));
+      res.end(body.slice(cut));
+      return;
+    }
+    const answer = await fetch(origin + req.url);
+    res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/octet-stream' });
+    res.end(Buffer.from(await answer.arrayBuffer()));
+  });
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    stalled: () => stalled,
+    close: () => new Promise<void>((closed) => server.close(() => closed())),
+  };
 }
