@@ -107,8 +107,9 @@ async function start(): Promise<Services> {
   const auth =
     config.auth.kind === 'supabase'
       ? createSupabaseAuth({ url: config.auth.url, anonKey: config.auth.anonKey, secureCookies })
-      : // The embedded database is locked to this process, so it alone writes sessions: it may keep them in memory.
-        createBuiltInAuth({ db, secureCookies, onMailQueued: () => worker.nudge(), cacheSessions: db.kind === 'pglite' });
+      : // Sessions are kept in memory: exact on the embedded database, which only this process writes, and on
+        // PostgreSQL while its notifications of other servers' writes arrive (session-cache.server.ts).
+        createBuiltInAuth({ db, secureCookies, onMailQueued: () => worker.nudge(), cacheSessions: true });
 
   const where = config.database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.database.dir}`;
   console.log(

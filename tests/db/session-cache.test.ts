@@ -1,38 +1,28 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { AuthPort } from '@/server/auth/auth.port';
 import { createBuiltInAuth, SESSION_COOKIE } from '@/server/auth/builtin.server';
 import { ACTIVITY_GRANULARITY_S, activeSession } from '@/server/auth/session.server';
 import { tokenHash } from '@/server/auth/tokens.server';
-import type { Database } from '@/server/db/database.server';
 import { asService } from '@/server/db/roles.server';
 import { browser } from './browser';
+import { counting } from './counting';
 import { suiteDatabase, TEST_DATABASE_KIND } from './test-database';
 
 const db = suiteDatabase();
-let transactions = 0;
 /** The suite's database, counting the transactions the adapter opens. */
-const counted: Database = {
-  get kind() {
-    return db.kind;
-  },
-  query: (text, params) => db.query(text, params),
-  exec: (text) => db.exec(text),
-  transaction: (fn, setup) => {
-    transactions++;
-    return db.transaction(fn, setup);
-  },
-  statement: (text, params, setup) => {
-    transactions++;
-    return db.statement(text, params, setup);
-  },
-  batch: (statements, setup) => {
-    transactions++;
-    return db.batch(statements, setup);
-  },
-  close: () => db.close(),
-};
+const counted = counting(db);
 /** One adapter for the whole file, as the server keeps one: its cache lives as long as it does. */
-const auth = createBuiltInAuth({ db: counted, secureCookies: false, cacheSessions: true });
+let auth: AuthPort;
 let n = 0;
+beforeAll(async () => {
+  auth = createBuiltInAuth({ db: counted, secureCookies: false, cacheSessions: true });
+  // On PostgreSQL, sessions are kept only once the database's notifications are known to arrive.
+  const { jar } = await signedIn();
+  for (const started = Date.now(); (await cost(() => auth.currentSession(jar))) > 0; ) {
+    if (Date.now() - started > 10_000) throw new Error('sessions are not kept in memory');
+    await new Promise((pause) => setTimeout(pause, 50));
+  }
+});
 
 async function signedIn(jar = browser()) {
   const email = `cached${++n}@example.com`;
@@ -44,12 +34,7 @@ async function signedIn(jar = browser()) {
   return { jar, email, password, token: jar.cookies.get(SESSION_COOKIE) ?? '' };
 }
 
-/** How many transactions `fn` opened. */
-async function cost(fn: () => Promise<unknown>) {
-  const before = transactions;
-  await fn();
-  return transactions - before;
-}
+const cost = (fn: () => Promise<unknown>) => counted.cost(fn);
 
 const resetToken = async (email: string) => {
   await auth.requestPasswordReset(email, { origin: 'http://shop.test' });

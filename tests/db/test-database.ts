@@ -23,7 +23,7 @@ async function prepare(db: Database): Promise<void> {
  * A freshly migrated database of its own for one test file, holding the catalogue's products: an in-memory PGlite,
  * or a new database created on the TEST_DATABASE_URL server (dropped again by `close`).
  */
-export async function freshDatabase(): Promise<Database> {
+export async function freshDatabase(): Promise<Database & { url?: string }> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
     const db = await openPglite(null);
@@ -39,12 +39,19 @@ export async function freshDatabase(): Promise<Database> {
   await prepare(db);
   return {
     ...db,
+    url: target.href,
     async close() {
       await db.close();
       await admin.exec(`drop database if exists ${name} with (force)`);
       await admin.close();
     },
   };
+}
+
+/** Where a PostgreSQL test database answers, for a second connection to it (another server); undefined on PGlite. */
+export function databaseUrl(db: Database): string | undefined {
+  const url: unknown = Reflect.get(db, 'url');
+  return typeof url === 'string' ? url : undefined;
 }
 
 /**

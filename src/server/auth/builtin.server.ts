@@ -43,6 +43,9 @@ const fail = (code: 'invalid_credentials' | 'email_not_confirmed' | 'weak_passwo
   ({ ok: false, error: { code, message } }) as const;
 const OK = { ok: true, value: undefined } as const;
 
+/** Where the database tells every server of a write to sessions or accounts (migration 20261126090000). */
+export const AUTH_CHANGES_CHANNEL = 'aurelia_auth_changes';
+
 export interface BuiltInAuthOptions {
   db: Database;
   /** Secure cookies (production over https). */
@@ -50,8 +53,8 @@ export interface BuiltInAuthOptions {
   /** Called after an e-mail was queued, so the outbox worker can send it now instead of at its next tick. */
   onMailQueued?: () => void;
   /**
-   * Keep sessions in memory between their activity writes (see session-cache.server.ts). Only when this process is the
-   * database's one writer: the embedded database.
+   * Keep sessions in memory between their activity writes (see session-cache.server.ts). On a database other
+   * processes write to (one with `watch`), only while the database's notifications of their writes are arriving.
    */
   cacheSessions?: boolean;
 }
@@ -60,6 +63,13 @@ export interface BuiltInAuthOptions {
 export function createBuiltInAuth({ db, secureCookies, onMailQueued, cacheSessions = false }: BuiltInAuthOptions): AuthPort {
   const cookie = { httpOnly: true, secure: secureCookies, sameSite: 'lax' as const, path: '/' };
   const cache = cacheSessions ? createSessionCache() : null;
+  if (cache && db.watch) {
+    cache.pause();
+    db.watch(AUTH_CHANGES_CHANNEL, {
+      changed: () => cache.forgetAll(),
+      live: (live) => (live ? cache.resume() : cache.pause()),
+    }).catch((error: unknown) => console.warn('[accounts] sessions are not kept in memory:', error));
+  }
 
   /** Runs a write to accounts or sessions as service_role; once it has committed, no cached session predates it. */
   async function write<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {

@@ -33,6 +33,22 @@ describe('the session cache', () => {
     expect(cache.get('b')).toBeDefined();
   });
 
+  it('keeps and answers nothing while paused, nor a lookup begun before it resumed', () => {
+    const cache = createSessionCache(() => 0);
+    cache.set('a', session('a'), 30_000, cache.generation());
+    cache.pause();
+    expect(cache.get('a')).toBeUndefined();
+    const whilePaused = cache.generation();
+    cache.set('b', session('b'), 30_000, whilePaused);
+    expect(cache.get('b')).toBeUndefined();
+    cache.resume();
+    // Read while notifications were not arriving: it may predate a write no one was told about.
+    cache.set('b', session('b'), 30_000, whilePaused);
+    expect(cache.get('b')).toBeUndefined();
+    cache.set('b', session('b'), 30_000, cache.generation());
+    expect(cache.get('b')).toBeDefined();
+  });
+
   it('does not store a session whose time is already up', () => {
     const cache = createSessionCache(() => 5_000);
     cache.set('a', session('a'), 5_000, cache.generation());

@@ -7,9 +7,11 @@ const MAX_ENTRIES = 10_000;
  * Sessions this process has read, kept in memory while the database's answer about them is known (issue 8: a
  * signed-in request cost a query before it could do anything).
  *
- * Exact only where this process is the database's one writer: the embedded database, whose directory is locked to one
- * process. Every write that can end a session or change its account then goes through this process, and the adapter
- * calls `forgetAll()` after each has committed. On PostgreSQL other instances write too, so there is no cache there.
+ * Every write that can end a session or change its account calls `forgetAll()` once it has committed: in this process
+ * the adapter does, after each of its writes. On the embedded database, whose directory is locked to one process, that
+ * is every write. On PostgreSQL other processes write too: the database notifies every server of a change to sessions
+ * or accounts (a trigger; migration 20261126090000), and the cache is paused (nothing kept, nothing answered) whenever
+ * those notifications are not known to arrive (see Database.watch).
  *
  * An entry lives until `until`, which the adapter sets to when the session's recorded activity becomes old enough for
  * a new write to be due: before then the session cannot be idle and no activity needs recording, so the database
@@ -23,13 +25,23 @@ export interface SessionCache {
   set(key: string, session: CurrentSession, until: number, generation: number): void;
   /** Forgets every session: called after any write to sessions or accounts has committed. */
   forgetAll(): void;
+  /** Forgets every session and keeps none until `resume()`: writes by others may go unseen meanwhile. */
+  pause(): void;
+  /** Keeps sessions again (read from now on: the generation moves on, so no lookup begun before is kept). */
+  resume(): void;
 }
 
 export function createSessionCache(now: () => number = Date.now): SessionCache {
   const entries = new Map<string, { session: CurrentSession; until: number }>();
   let generation = 0;
+  let paused = false;
+  const forgetAll = () => {
+    generation++;
+    entries.clear();
+  };
   return {
     get(key) {
+      if (paused) return undefined;
       const entry = entries.get(key);
       if (!entry) return undefined;
       if (now() < entry.until) return entry.session;
@@ -38,7 +50,7 @@ export function createSessionCache(now: () => number = Date.now): SessionCache {
     },
     generation: () => generation,
     set(key, session, until, at) {
-      if (at !== generation || until <= now()) return;
+      if (paused || at !== generation || until <= now()) return;
       entries.delete(key);
       if (entries.size >= MAX_ENTRIES) {
         const oldest = entries.keys().next().value;
@@ -46,9 +58,14 @@ export function createSessionCache(now: () => number = Date.now): SessionCache {
       }
       entries.set(key, { session, until });
     },
-    forgetAll() {
-      generation++;
-      entries.clear();
+    forgetAll,
+    pause() {
+      paused = true;
+      forgetAll();
+    },
+    resume() {
+      forgetAll();
+      paused = false;
     },
   };
 }

@@ -40,7 +40,25 @@ export interface Database extends Sql {
    * is committed and its error is thrown.
    */
   batch(statements: readonly Statement[], setup?: Setup): Promise<Row[][]>;
+  /**
+   * Only where other processes write to the same database (PostgreSQL): tells `handlers` of every NOTIFY on `channel`,
+   * and whether such notifications are being received (see WatchHandlers). Resolves once the watch has started,
+   * whether or not it is live yet; `close` ends it.
+   */
+  watch?(channel: string, handlers: WatchHandlers): Promise<void>;
   close(): Promise<void>;
+}
+
+/** What a `Database.watch` reports. */
+export interface WatchHandlers {
+  /** A notification arrived (its payload is not used: a notification means "something changed"). */
+  changed(): void;
+  /**
+   * `true` once notifications are known to arrive (a probe sent through the database came back), `false` from the
+   * moment the listening connection is lost: whatever was sent in between is missed, so what was learnt from the
+   * database before may be stale.
+   */
+  live(live: boolean): void;
 }
 
 /** A json/jsonb column's value: PGlite hands back the parsed value, postgres.js sometimes the text. */

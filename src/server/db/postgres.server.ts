@@ -1,5 +1,15 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
-import { type Database, isDatabaseUnavailable, type Row, type Setup, type Sql, type Statement } from './database.server';
+import {
+  type Database,
+  isDatabaseUnavailable,
+  type Row,
+  type Setup,
+  type Sql,
+  type Statement,
+  type WatchHandlers,
+} from './database.server';
 
 type Client = postgres.Sql | postgres.TransactionSql | postgres.ReservedSql;
 
@@ -109,9 +119,85 @@ async function onOwnConnection<T>(sql: postgres.Sql, fn: (connection: OwnConnect
   }
 }
 
+/** How long a watch waits before listening again after its connection was lost or its probe did not come back. */
+const WATCH_RETRY_MS = 2_000;
+/** How long a watch waits for its probe: a notification it sends itself, through the pool, once it listens. */
+const PROBE_TIMEOUT_MS = 2_000;
+
+/**
+ * Listens on `channel` on a connection of its own (see Database.watch). A notification sent while that connection is
+ * down is lost, so `live(false)` is reported as soon as it closes, and `live(true)` only once it listens again and a
+ * probe sent through the pool has come back: through a transaction-mode pooler, which does not carry LISTEN, it never
+ * does, and the watch stays not live.
+ */
+function watchChannel(pool: postgres.Sql, url: string, channel: string, handlers: WatchHandlers) {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`Not a channel name: ${channel}`);
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  let probe: { payload: string; arrived: () => void } | undefined;
+  let warned = false;
+  // The driver's types leave out `onnotify` (what its own listen uses), so the options are typed by hand.
+  const options: postgres.Options<Record<string, never>> & { onnotify(channel: string, payload: string): void } = {
+    max: 1,
+    idle_timeout: 0,
+    max_lifetime: null,
+    fetch_types: false,
+    onnotice: () => {},
+    connection: { application_name: 'aurelia-shop-watch' },
+    onnotify(_, payload) {
+      if (payload === probe?.payload) probe?.arrived();
+      handlers.changed();
+    },
+    onclose() {
+      handlers.live(false);
+      again();
+    },
+  };
+  const listener = postgres(url, options);
+  const again = () => {
+    if (stopped) return;
+    clearTimeout(retry);
+    retry = setTimeout(() => void start(), WATCH_RETRY_MS);
+    retry.unref();
+  };
+  async function start(): Promise<void> {
+    try {
+      await listener.unsafe(`listen ${channel}`);
+      const payload = `probe:${randomUUID()}`;
+      const arrived = new Promise<boolean>((resolve) => {
+        probe = { payload, arrived: () => resolve(true) };
+      });
+      await pool`select pg_notify(${channel}, ${payload})`;
+      const came = await Promise.race([arrived, sleep(PROBE_TIMEOUT_MS, false, { ref: false })]);
+      probe = undefined;
+      if (stopped) return;
+      if (came) {
+        warned = false;
+        handlers.live(true);
+        return;
+      }
+      if (!warned) console.warn(`[database] notifications on ${channel} do not come back (a transaction-mode pooler?)`);
+      warned = true;
+    } catch {
+      // The database is down or restarting: try again shortly (onclose may already have).
+    }
+    again();
+  }
+  return {
+    started: start(),
+    async stop() {
+      stopped = true;
+      clearTimeout(retry);
+      handlers.live(false);
+      await listener.end({ timeout: 1 });
+    },
+  };
+}
+
 /** Connects to PostgreSQL (production, or the CI server in tests). */
 export function openPostgres(url: string, options: { max?: number } = {}): Database {
   const sql = postgres(url, { max: options.max ?? 10, onnotice: () => {}, connection: { application_name: 'aurelia-shop' } });
+  const watches: (() => Promise<void>)[] = [];
 
   /** BEGIN, the setup, the statements and COMMIT leave together: one round trip (see Database.batch). */
   function batch(statements: readonly Statement[], setup?: Setup): Promise<Row[][]> {
@@ -160,6 +246,14 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
     statement: async <T extends object = Row>(text: string, params: readonly unknown[] = [], setup?: Setup) =>
       (await batch([{ text, params }], setup))[0] as T[],
     batch,
-    close: () => sql.end({ timeout: 5 }),
+    async watch(channel, handlers) {
+      const watch = watchChannel(sql, url, channel, handlers);
+      watches.push(watch.stop);
+      await watch.started;
+    },
+    async close() {
+      await Promise.all(watches.splice(0).map((stop) => stop()));
+      await sql.end({ timeout: 5 });
+    },
   };
 }
