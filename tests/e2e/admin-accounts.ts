@@ -17,6 +17,7 @@ export const E2E_ADMINS = [
   'orders-4',
   'messages',
   'subscribers',
+  'history',
 ] as const;
 
 export type E2EAdmin = (typeof E2E_ADMINS)[number];

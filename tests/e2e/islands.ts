@@ -23,3 +23,13 @@ export async function allHydrated(page: Page): Promise<void> {
   });
   await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
 }
+
+/** Every console error and uncaught error the page reports from now on (React's hydration errors among them). */
+export function consoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  return errors;
+}

@@ -1,7 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { type Order, orderNumber } from '@/features/orders/orders';
-import { hydrated } from './islands';
+import { signedInAdmin } from './admins';
+import { consoleErrors, hydrated } from './islands';
 import { buy } from './purchase';
 import { signedInShopper } from './session';
 import { failOnce, message, openSignedIn } from './social';
@@ -9,7 +10,7 @@ import { failOnce, message, openSignedIn } from './social';
 // The history shows orders the shopper really bought: each test buys first, through the checkout's own endpoints
 // (tests/e2e/purchase.ts), on the embedded defaults. Orders are 'processing' until the shop changes them; how other
 // stored statuses are shown, and the date filters over months, are unit-tested in src/features/orders/orders.test.ts;
-// one test below has the server's answer relabel the shopper's real orders as the shop would later mark them.
+// one test below has an admin move the shopper's real orders on, as the shop would later.
 
 const SCRUBS = { productId: 3, quantity: 2, selectedColor: 'blue', selectedSize: 'M' };
 
@@ -78,23 +79,26 @@ test.describe('order history', () => {
     await expect(page.getByText('Showing 2 of 2 orders')).toBeVisible();
   });
 
-  test('a delivered or a cancelled order no longer says when it arrives', async ({ page, baseURL }) => {
-    const { big, small } = await shopperWithOrders(page, baseURL ?? '');
+  test('a delivered or a cancelled order no longer says when it arrives', async ({ page, browser, baseURL }) => {
+    const origin = baseURL ?? '';
+    const { big, small } = await shopperWithOrders(page, origin);
     const { orders } = (await (await page.request.get('/api/orders')).json()) as { orders: Order[] };
     expect(orders.map((o) => [o.status, Boolean(o.estimatedDelivery)])).toEqual([
       ['processing', true],
       ['processing', true],
     ]);
-    // Only the shop moves an order on (there is no admin screen): the shopper's own two orders come back from the
-    // server as the shop would have marked them later, estimated delivery dates and all.
-    const later: Record<string, string> = { [big.id]: 'delivered', [small.id]: 'cancelled' };
-    await page.route('**/api/orders', async (route) => {
-      if (route.request().method() !== 'GET') return route.fallback();
-      const response = await route.fetch();
-      const body = (await response.json()) as { orders: Order[] };
-      for (const order of body.orders) order.status = later[order.id] ?? order.status;
-      return route.fulfill({ response, json: body });
-    });
+    // The shop moves the shopper's two orders on, through the admin's endpoints: one delivered, one cancelled.
+    const shop = await browser.newContext({ baseURL: origin });
+    try {
+      await signedInAdmin(shop.request, origin, 'history');
+      const post = async (path: string, data: object) =>
+        expect((await shop.request.post(path, { headers: { origin }, data })).status()).toBe(200);
+      await post(`/api/admin/orders/${big.id}/status`, { from: 'processing', to: 'shipped' });
+      await post(`/api/admin/orders/${big.id}/status`, { from: 'shipped', to: 'delivered' });
+      await post(`/api/admin/orders/${small.id}/cancel`, {});
+    } finally {
+      await shop.close();
+    }
     await openHistory(page);
     const [cancelled, delivered] = [cards(page).first(), cards(page).nth(1)];
     await expect(delivered.locator('.order-status')).toHaveText('Delivered');
@@ -147,14 +151,69 @@ test.describe('order history', () => {
     await expect(drawer.getByRole('link', { name: 'Kojic Acid Soap' })).toBeVisible();
   });
 
-  test('a failed load says so, shows no orders, and can be retried', async ({ page, baseURL }) => {
+  test('the page comes with the orders in it, for its shopper only, and is never cached', async ({ page, baseURL }) => {
+    const origin = baseURL ?? '';
+    const { big, small } = await shopperWithOrders(page, origin);
+    // The HTML as the server sends it, before any script has run: the history is painted with the page.
+    const answer = await page.request.get('/orders');
+    expect(answer.status()).toBe(200);
+    expect(answer.headers()['cache-control']).toBe('private, no-store');
+    const html = await answer.text();
+    for (const id of [big.id, small.id]) expect(html).toContain(orderNumber(id));
+    expect(html).toContain('class="order-card"');
+
+    // Another shopper's page holds none of them.
+    const other = await page.context().browser()?.newContext({ baseURL: origin });
+    if (!other) throw new Error('no browser');
+    try {
+      await signedInShopper(other.request, origin);
+      const theirs = await (await other.request.get('/orders')).text();
+      expect(theirs).toContain('You have no orders yet.');
+      for (const id of [big.id, small.id]) expect(theirs).not.toContain(orderNumber(id));
+    } finally {
+      await other.close();
+    }
+  });
+
+  test('when the page comes without the orders, they are loaded; a failed load says so and can be retried', async ({
+    page,
+    baseURL,
+  }) => {
     await signedInShopper(page.request, baseURL ?? '');
+    // What the server sends when it could not read the orders (the database away): the island without them, which
+    // then asks the API. That first ask fails here too.
+    await page.route(`${baseURL}/orders`, async (route) => {
+      const response = await route.fetch();
+      const html = (await response.text()).replace(/(<astro-island[^>]*OrderHistory[^>]*props=")[^"]*"/, '$1{}"');
+      expect(html).toContain('props="{}"');
+      await route.fulfill({ response, body: html });
+    });
     await failOnce(page, '**/api/orders', 'GET');
     await openSignedIn(page, '/orders');
     await expect(page.getByRole('alert')).toContainText('Your orders could not be loaded just now. Please try again.');
     await expect(cards(page)).toHaveCount(0);
     await page.getByRole('button', { name: 'Try again' }).click();
     await expect(page.getByText('You have no orders yet.')).toBeVisible();
+  });
+
+  test.describe('in a time zone far from the server’s', () => {
+    // Twelve hours behind UTC (the server's zone): for half of every day the date there is not the server's.
+    const timezoneId = 'Etc/GMT+12';
+    test.use({ timezoneId });
+
+    test('an order shows the day it was placed where the shopper is, and the page hydrates cleanly', async ({
+      page,
+      baseURL,
+    }) => {
+      const errors = consoleErrors(page);
+      const { small } = await shopperWithOrders(page, baseURL ?? '');
+      const { orders } = (await (await page.request.get('/api/orders')).json()) as { orders: Order[] };
+      const placed = new Date(orders.find((o) => o.id === small.id)?.createdAt ?? '');
+      const day = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: timezoneId });
+      await openHistory(page);
+      await expect(cards(page).first().locator('.order-meta')).toContainText(`Placed ${day.format(placed)} ·`);
+      expect(errors).toEqual([]);
+    });
   });
 
   for (const viewport of [

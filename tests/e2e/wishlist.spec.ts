@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { hydrated } from './islands';
+import { consoleErrors, hydrated } from './islands';
 import { signedInShopper } from './session';
 import { card, failOnce, message, openSignedIn, signOutInAnotherTab } from './social';
 
@@ -13,16 +13,6 @@ async function expectNoViolations(page: Page) {
 }
 
 const items = (page: Page) => page.locator('.wishlist-item');
-
-/** Every console error and uncaught error the page reports from now on (React's hydration errors among them). */
-function consoleErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('pageerror', (e) => errors.push(e.message));
-  return errors;
-}
 
 test.describe('wishlist', () => {
   test('guests see the Private Collection prompt, whose buttons open the account dialog', async ({ page }) => {

@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '@/lib/api';
 import { $user } from '../auth/auth.store';
 import { addToCart } from '../cart/cart.store';
@@ -24,14 +24,29 @@ import './orders.css';
 
 type State = { kind: 'loading' } | { kind: 'guest' } | { kind: 'failed' } | { kind: 'ready'; orders: Order[] };
 
-const placedOn = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
 const deliveryOn = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
+interface Props {
+  /**
+   * The shopper's orders as the server read them when it rendered the page (so they are in the page's HTML, not
+   * fetched once the island runs); absent when it could not read them, and then loaded here.
+   */
+  initialOrders?: Order[] | undefined;
+}
+
 /** The /orders page: the signed-in shopper's history with filters, sorting and reorder; guests are sent home. */
-export default function OrderHistory() {
+export default function OrderHistory({ initialOrders }: Props) {
   const userId = useStore($user)?.id;
-  const [state, setState] = useState<State>({ kind: 'loading' });
+  const [state, setState] = useState<State>(initialOrders ? { kind: 'ready', orders: initialOrders } : { kind: 'loading' });
   const [view, setView] = useState<HistoryView>(DEFAULT_VIEW);
+  // The day an order was placed, in the shopper's time zone. The server knows only its own (UTC), so the page is
+  // rendered, and hydrated, with that, and the shopper's own follows at once.
+  const [timeZone, setTimeZone] = useState('UTC');
+  useEffect(() => setTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone), []);
+  const placedOn = useMemo(
+    () => new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone }),
+    [timeZone],
+  );
 
   async function load() {
     setState({ kind: 'loading' });
@@ -42,10 +57,11 @@ export default function OrderHistory() {
     window.location.replace('/');
   }
 
-  // The server says who is asking (the header learns it at the same time), so one load on arrival is enough.
+  // The server says who is asking (the header learns it at the same time), so one load on arrival is enough, and
+  // none when the page came with the orders.
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, on arrival.
   useEffect(() => {
-    load();
+    if (!initialOrders) load();
   }, []);
 
   // Signing out here (the header's Log out, another tab) empties the history and sends the page home.
@@ -119,7 +135,7 @@ export default function OrderHistory() {
       ) : (
         <ol className="orders-list">
           {shown.map((order) => (
-            <OrderCard key={order.id} order={order} />
+            <OrderCard key={order.id} order={order} placedOn={placedOn} />
           ))}
         </ol>
       )}
@@ -148,7 +164,7 @@ function Choice<V extends string>(props: {
 }
 
 /** One order: number, date, status, up to 3 pictures and 2 names, total, tracking and Reorder. */
-function OrderCard({ order }: { order: Order }) {
+function OrderCard({ order, placedOn }: { order: Order; placedOn: Intl.DateTimeFormat }) {
   const number = orderNumber(order.id);
   const status = statusOf(order.status);
   const arrival = arrivesBy(order);
