@@ -371,6 +371,49 @@ describe(`refunds on ${TEST_DATABASE_KIND}`, () => {
   });
 });
 
+describe(`a refund the processor reports as failed on ${TEST_DATABASE_KIND}`, () => {
+  /** The test processor, except that its first refund comes back failed (as a card that is closed can); keys kept. */
+  function failingOnce() {
+    const keys: string[] = [];
+    const processor = payments();
+    let failed = false;
+    const port: PaymentsPort = {
+      ...processor,
+      async refund(input) {
+        keys.push(input.idempotencyKey);
+        if (failed) return processor.refund(input);
+        failed = true;
+        return { id: `re_failed_${input.idempotencyKey}`, amountCents: input.amountCents ?? 100, status: 'failed' };
+      },
+    };
+    return { port, keys };
+  }
+
+  for (const [name, call] of [
+    ['a refund', adminOrderRefund],
+    ['a cancel', adminOrderCancel],
+  ] as const) {
+    it(`${name}: answered 502, nothing counted as refunded, and asking again asks the processor anew`, async () => {
+      const me = await admin();
+      const order = await buy();
+      const { port, keys } = failingOnce();
+      expect(await read(call(deps({ payments: port }), request({}), me.jar(), order.id))).toMatchObject({
+        status: 502,
+        body: { error: { code: 'refund_failed', message: 'The payment processor reports the refund as failed.' } },
+      });
+      expect(await stateOf(order.id, order.intentId)).toMatchObject({ status: 'processing', processor_refunds: 0 });
+      // The admin tries again: a new refund, not the processor's memory of the failed one under the same key.
+      const again = await read(call(deps({ payments: port }), request({}), me.jar(), order.id));
+      expect(again).toMatchObject({ status: 200, body: { changed: true, refundedCents: order.totalCents } });
+      expect(new Set(keys).size).toBe(2);
+      expect(await stateOf(order.id, order.intentId)).toMatchObject({
+        status: call === adminOrderCancel ? 'cancelled' : 'processing',
+        processor_refunds: 1,
+      });
+    });
+  }
+});
+
 describe(`cancelling with a refund on ${TEST_DATABASE_KIND}`, () => {
   it('refunds, then cancels, once under 10 simultaneous clicks; the shopper’s history shows it cancelled', async () => {
     const me = await admin();

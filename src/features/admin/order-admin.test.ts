@@ -78,10 +78,13 @@ describe('the order list’s search', () => {
 describe('refund idempotency keys', () => {
   it('are the same for a double click and differ once a refund has been recorded or another amount is asked', () => {
     const id = '3f2a9c1e-7b4d-4e2a-9c1e-0a1b2c3d4e5f';
-    expect(refundKey(id, 0)).toBe(refundKey(id, 0));
-    expect(refundKey(id, 0)).not.toBe(refundKey(id, 500));
-    expect(refundKey(id, 0)).not.toBe(refundKey(id, 0, 500));
-    expect(refundKey(id, 0, 500)).toBe(`refund:${id}:0:500`);
+    expect(refundKey(id, { refundedCents: 0 })).toBe(refundKey(id, { refundedCents: 0 }));
+    expect(refundKey(id, { refundedCents: 0 })).not.toBe(refundKey(id, { refundedCents: 500 }));
+    expect(refundKey(id, { refundedCents: 0 })).not.toBe(refundKey(id, { refundedCents: 0, amountCents: 500 }));
+    expect(refundKey(id, { refundedCents: 0, amountCents: 500 })).toBe(`refund:${id}:0:500`);
+    // After a failed refund, the same request is a new refund.
+    expect(refundKey(id, { refundedCents: 0, failedRefunds: 1 })).not.toBe(refundKey(id, { refundedCents: 0 }));
+    expect(refundKey(id, { refundedCents: 0, failedRefunds: 1 })).toBe(refundKey(id, { refundedCents: 0, failedRefunds: 1 }));
   });
 });
 

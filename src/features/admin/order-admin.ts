@@ -116,12 +116,22 @@ export function orderSearch(q: string): OrderSearch {
 }
 
 /**
- * The idempotency key of a refund: the order, what had been refunded when the admin asked, and how much was asked
- * for ('rest' for all that is left). A double click, or a retry after an answer was lost, sends the same key and gets
- * the same refund back from the processor; a refund asked for after another was recorded gets a new one.
+ * The idempotency key of a refund: the order, what had been refunded when the admin asked, how much was asked for
+ * ('rest' for all that is left), and how many of the order's refunds had failed. A double click, or a retry after an
+ * answer was lost, sends the same key and gets the same refund back from the processor; a refund asked for after
+ * another was recorded gets a new one, and so does one asked for after a refund failed (the processor would otherwise
+ * answer the failed one again, for as long as it remembers the key).
  */
-export function refundKey(orderId: string, refundedCents: number, amountCents?: number): string {
-  return `refund:${orderId}:${refundedCents}:${amountCents ?? 'rest'}`;
+export function refundKey(
+  orderId: string,
+  {
+    refundedCents,
+    amountCents,
+    failedRefunds = 0,
+  }: { refundedCents: number; amountCents?: number | undefined; failedRefunds?: number },
+): string {
+  const key = `refund:${orderId}:${refundedCents}:${amountCents ?? 'rest'}`;
+  return failedRefunds > 0 ? `${key}:after-failed-${failedRefunds}` : key;
 }
 
 /**

@@ -350,15 +350,25 @@ interface OrderMoney {
   status: string;
   totalCents: number;
   refundedCents: number;
+  /** Refunds the processor reported as failed or canceled (recorded, not counted). */
+  failedRefunds: number;
   paymentIntentId: string;
 }
 
 /** The order's status as stored, its total, what has been refunded, and its payment; null when there is no such order. */
 async function orderMoney(tx: Sql, orderId: string): Promise<OrderMoney | null> {
-  const [row] = await tx.query<{ status: string; total_cents: number; refunded_cents: number; payment_intent_id: string }>(
+  const [row] = await tx.query<{
+    status: string;
+    total_cents: number;
+    refunded_cents: number;
+    failed_refunds: number;
+    payment_intent_id: string;
+  }>(
     `select o.status, o.total_cents, o.payment_intent_id,
             (select coalesce(sum(r.amount_cents), 0)::int from public.order_refunds r
-              where r.order_id = o.id and r.status in ('pending', 'succeeded')) as refunded_cents
+              where r.order_id = o.id and r.status in ('pending', 'succeeded')) as refunded_cents,
+            (select count(*)::int from public.order_refunds r
+              where r.order_id = o.id and r.status not in ('pending', 'succeeded')) as failed_refunds
        from public.orders o where o.id = $1`,
     [orderId],
   );
@@ -367,6 +377,7 @@ async function orderMoney(tx: Sql, orderId: string): Promise<OrderMoney | null> 
         status: row.status,
         totalCents: row.total_cents,
         refundedCents: row.refunded_cents,
+        failedRefunds: row.failed_refunds,
         paymentIntentId: row.payment_intent_id,
       }
     : null;
@@ -484,7 +495,7 @@ export async function refundOrder(
     refund = await payments.refund({
       intentId: before.paymentIntentId,
       ...(amountCents === undefined ? {} : { amountCents }),
-      idempotencyKey: refundKey(orderId, before.refundedCents, amountCents),
+      idempotencyKey: refundKey(orderId, { ...before, amountCents }),
     });
   } catch (error) {
     return processorProblem(error);
@@ -535,12 +546,15 @@ export async function cancelOrder(me: AdminCaller, payments: PaymentsPort, order
     try {
       refund = await payments.refund({
         intentId: before.paymentIntentId,
-        idempotencyKey: refundKey(orderId, before.refundedCents),
+        idempotencyKey: refundKey(orderId, before),
       });
     } catch (error) {
       return processorProblem(error);
     }
     if (!counts(refund)) {
+      // Recorded, so that asking again is a new refund (refundKey); the order is not cancelled.
+      const failed = refund;
+      await me.run((tx) => recordRefund(tx, me, orderId, failed));
       return refundFailed(refund);
     }
   }
