@@ -87,7 +87,9 @@ export default function CartDrawer({ opening, products, onClose }: CartDrawerPro
               <span className="visually-hidden">{current === 'payment' ? 'Back to the address' : 'Back to the cart'}</span>
             </button>
           )}
-          <h2 id={titleId} ref={title} tabIndex={-1}>
+          {/* The cart's heading and the checkout's are two headings (a Back button comes before the second): one that
+              changed its words and moved across the drawer would be a layout shift. */}
+          <h2 key={current === 'cart' ? 'cart' : 'checkout'} id={titleId} ref={title} tabIndex={-1}>
             {current === 'cart' ? 'Your cart' : 'Checkout'}
           </h2>
           <button ref={closeButton} type="button" className="auth-close" onClick={onClose}>
