@@ -1,6 +1,8 @@
 import { expect, type Page, test } from '@playwright/test';
+import { orderNumber } from '@/features/orders/orders';
 import { cartButton } from './cart-helpers';
 import { hydrated } from './islands';
+import { buy } from './purchase';
 import { signedInShopper } from './session';
 import { message } from './social';
 
@@ -115,5 +117,19 @@ test.describe('a tap before the page’s code has loaded', () => {
     await expect(island(page, '.catalog')).toHaveAttribute('ssr', '');
     await page.getByRole('button', { name: 'Add Turmeric Body Butter to Wishlist' }).click();
     await expect(message(page, 'Please create an account to save favorites')).toBeVisible();
+  });
+
+  test('Reorder on a history that came with the page puts the order back in the cart, once', async ({ page, baseURL }) => {
+    await signedInShopper(page.request, baseURL ?? '');
+    const order = await buy(page.request, baseURL ?? '', [{ productId: 8, quantity: 2 }]);
+    await slowIslands(page);
+    await page.goto('/orders');
+    // The order's card is in the page as the server sent it; its island is still waiting for its code.
+    await expect(island(page, '.orders-list')).toHaveAttribute('ssr', '');
+    await page.getByRole('button', { name: 'Reorder' }).click();
+    await expect(message(page, `Added 2 items from ${orderNumber(order.id)} to your cart`)).toBeVisible();
+    await expect(page.getByTestId('cart-count')).toHaveText('2');
+    await hydrated(page, '.toaster');
+    await expect(page.getByTestId('cart-count')).toHaveText('2');
   });
 });

@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '@/lib/api';
+import { useEarlyTaps } from '@/lib/early-taps';
 import { $user } from '../auth/auth.store';
 import { addToCart } from '../cart/cart.store';
 import { formatPrice } from '../catalog/catalog';
@@ -39,6 +40,9 @@ export default function OrderHistory({ initialOrders }: Props) {
   const userId = useStore($user)?.id;
   const [state, setState] = useState<State>(initialOrders ? { kind: 'ready', orders: initialOrders } : { kind: 'loading' });
   const [view, setView] = useState<HistoryView>(DEFAULT_VIEW);
+  // The cards come with the page: a Reorder tapped before this code has loaded is held, then acted on here, once.
+  const list = useRef<HTMLOListElement>(null);
+  useEarlyTaps(list);
   // The day an order was placed, in the shopper's time zone. The server knows only its own (UTC), so the page is
   // rendered, and hydrated, with that, and the shopper's own follows at once.
   const [timeZone, setTimeZone] = useState('UTC');
@@ -133,7 +137,7 @@ export default function OrderHistory({ initialOrders }: Props) {
           </button>
         </div>
       ) : (
-        <ol className="orders-list">
+        <ol className="orders-list" ref={list}>
           {shown.map((order) => (
             <OrderCard key={order.id} order={order} placedOn={placedOn} />
           ))}
@@ -214,7 +218,7 @@ function OrderCard({ order, placedOn }: { order: Order; placedOn: Intl.DateTimeF
           // A label without a carrier's tracking page (the embedded rate table's test labels): the number alone.
           order.trackingNumber && <span className="order-tracking">Tracking number {order.trackingNumber}</span>
         )}
-        <button type="button" className="btn btn-outline" onClick={reorder}>
+        <button type="button" className="btn btn-outline" onClick={reorder} data-pending-action={`reorder-${order.id}`}>
           Reorder
         </button>
       </div>
