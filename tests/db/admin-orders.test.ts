@@ -402,6 +402,10 @@ describe(`a refund the processor reports as failed on ${TEST_DATABASE_KIND}`, ()
         body: { error: { code: 'refund_failed', message: 'The payment processor reports the refund as failed.' } },
       });
       expect(await stateOf(order.id, order.intentId)).toMatchObject({ status: 'processing', processor_refunds: 0 });
+      // The failed attempt is in the admin's activity, as what it was.
+      expect((await actionsFor(order.id)).map((a) => [a.action, a.after])).toEqual([
+        ['order.refund', { refundedCents: 0, refundId: expect.stringMatching(/^re_failed_/), refundStatus: 'failed' }],
+      ]);
       // The admin tries again: a new refund, not the processor's memory of the failed one under the same key.
       const again = await read(call(deps({ payments: port }), request({}), me.jar(), order.id));
       expect(again).toMatchObject({ status: 200, body: { changed: true, refundedCents: order.totalCents } });

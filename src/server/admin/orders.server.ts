@@ -467,6 +467,25 @@ async function recordRefund(tx: Sql, me: AdminCaller, orderId: string, refund: R
 const counts = (refund: Refund) => refund.status === 'pending' || refund.status === 'succeeded';
 
 /**
+ * Records a refund the processor answered, once, with its admin action (what was refunded before and after, and the
+ * refund's status: a failed one changes nothing). Returns whether this call recorded it.
+ */
+async function recordRefundAction(tx: Sql, me: AdminCaller, orderId: string, refund: Refund, refundedBefore: number) {
+  if (!(await recordRefund(tx, me, orderId, refund))) return false;
+  await recordAction(tx, me.admin, {
+    action: 'order.refund',
+    target: target(orderId),
+    before: { refundedCents: refundedBefore },
+    after: {
+      refundedCents: refundedBefore + (counts(refund) ? refund.amountCents : 0),
+      refundId: refund.id,
+      refundStatus: refund.status,
+    },
+  });
+  return true;
+}
+
+/**
  * Refunds an order through the payments port: all that is left, or `amountCents` of it. The idempotency key is the
  * order, what had been refunded and the amount asked (refundKey), so a double click or a retry after a lost answer gets
  * the processor's same refund back, which is recorded once (with one admin action). When nothing is left, nothing
@@ -500,21 +519,9 @@ export async function refundOrder(
   } catch (error) {
     return processorProblem(error);
   }
-  const refundedCents = before.refundedCents + (counts(refund) ? refund.amountCents : 0);
-  const recorded = await me.run(async (tx) => {
-    if (!(await recordRefund(tx, me, orderId, refund))) return false;
-    await recordAction(tx, me.admin, {
-      action: 'order.refund',
-      target: target(orderId),
-      before: { refundedCents: before.refundedCents },
-      after: { refundedCents, refundId: refund.id, refundStatus: refund.status },
-    });
-    return true;
-  });
+  const recorded = await me.run((tx) => recordRefundAction(tx, me, orderId, refund, before.refundedCents));
+  if (!counts(refund)) return refundFailed(refund);
   const now = (await me.run((tx) => orderMoney(tx, orderId))) ?? before;
-  if (!counts(refund)) {
-    return refundFailed(refund);
-  }
   return answer(recorded, now, recorded ? `Refunded ${formatPrice(refund.amountCents)}.` : 'This refund was already recorded.');
 }
 
@@ -554,7 +561,7 @@ export async function cancelOrder(me: AdminCaller, payments: PaymentsPort, order
     if (!counts(refund)) {
       // Recorded, so that asking again is a new refund (refundKey); the order is not cancelled.
       const failed = refund;
-      await me.run((tx) => recordRefund(tx, me, orderId, failed));
+      await me.run((tx) => recordRefundAction(tx, me, orderId, failed, before.refundedCents));
       return refundFailed(refund);
     }
   }
