@@ -18,10 +18,19 @@ interface ConnectionHandle {
   onclose?: ((error: Error) => void) | undefined;
 }
 
+/**
+ * How statements are sent: as named prepared statements, each parsed and planned once per connection. postgres.js's
+ * `unsafe` would otherwise parse and plan every statement anew and, for one with parameters, wait for the server to
+ * describe it before binding them: a round trip more, which also holds up the rest of a pipeline. (A transaction's
+ * BEGIN, COMMIT and ROLLBACK go as simple queries.) `?prepare=false` in DATABASE_URL turns preparing off, for a
+ * pooler in transaction mode that does not keep prepared statements; the driver then sends each statement unnamed.
+ */
+const PREPARED = { prepare: true, simple: false } as postgres.UnsafeQueryOptions;
+
 function wrap(sql: Client): Sql {
   return {
     async query<T extends object = Row>(text: string, params: readonly unknown[] = []) {
-      return (await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[])) as unknown as T[];
+      return (await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], PREPARED)) as unknown as T[];
     },
     async exec(text: string) {
       await sql.unsafe(text).simple();
@@ -57,6 +66,9 @@ async function reserveWithin(sql: postgres.Sql, ms: number): Promise<postgres.Re
     clearTimeout(timer);
   }
 }
+
+/** What a transaction sends around its statements, as simple queries. */
+const CONTROL = new Set(['begin', 'commit', 'rollback']);
 
 /** A reserved connection as a transaction uses it: statements sent on it, and whether it has closed meanwhile. */
 interface OwnConnection {
@@ -96,7 +108,7 @@ async function onOwnConnection<T>(sql: postgres.Sql, fn: (connection: OwnConnect
   const send = (text: string, params: readonly unknown[] = []): Promise<unknown> => {
     if (gone) return Promise.reject(gone);
     // The first statement sent carries the watch (postgres.js hands it the connection when it goes out).
-    const options = first ? (watch as object) : undefined;
+    const options = { ...(CONTROL.has(text) ? {} : PREPARED), ...(first ? watch : {}) };
     first = false;
     return connection.unsafe(text, params as postgres.ParameterOrJSON<never>[], options).execute();
   };
