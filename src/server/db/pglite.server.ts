@@ -1,7 +1,10 @@
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { PGlite, parse, protocol } from '@electric-sql/pglite';
+import { Worker } from 'node:worker_threads';
+import { Mutex, type PGlite } from '@electric-sql/pglite';
 import type { Database, Row, Setup, Sql, Statement } from './database.server';
+import { type Engine, type EngineError, engineError, engineOf, MAX_PREPARED, type Outcome } from './pglite-engine';
 
 /** PGlite opens a directory twice without complaint, so the app takes a lock file beside it first. */
 function lock(dataDir: string): () => void {
@@ -43,77 +46,66 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** A statement PostgreSQL has parsed and planned once, under its own name, and the types of its parameters. */
-interface Prepared {
-  name: string;
-  types: number[];
-}
-
-/** By default at most this many texts are kept prepared per database (the app's are a few hundred constants). */
-const MAX_PREPARED = 1000;
-
-/** A database's prepared statements, by text, least recently used first, and how many names it has given out. */
-interface Statements {
-  byText: Map<string, Prepared>;
-  named: number;
-  limit: number;
-}
-
-/** Each open database's prepared statements (statements live in its one session). */
-const preparedOf = new WeakMap<PGlite, Statements>();
-
-function statementsOf(pg: PGlite): Statements {
-  const known = preparedOf.get(pg);
-  if (!known) throw new Error('This PGlite instance was not opened through fromPglite');
-  return known;
-}
-
-function messagesOf(parts: Uint8Array[]): Uint8Array {
-  const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    all.set(p, at);
-    at += p.length;
-  }
-  return all;
-}
-
 /**
- * `text` as a named prepared statement, parsed and described on its first use. Beyond the limit, the statement used
- * least recently is closed first (the app's texts are constants, so this only bounds a mistake).
+ * A transaction's statements on their way to the engine: what the code sends within one turn of the event loop (BEGIN
+ * and the setup with the code's first statements, or the statements of a Promise.all) leaves as one batch, so a
+ * transaction costs one call into the engine per round trip of its code, not two or three per statement. Statements
+ * run in the order they were sent. Should a statement fail, the engine skips the rest of its batch: it is rejected
+ * with its error, and so are the ones after it, which never ran.
  */
-async function prepared(pg: PGlite, text: string): Promise<Prepared> {
-  const statements = statementsOf(pg);
-  const known = statements.byText.get(text);
-  if (known) {
-    // Most recently used last, so the first entry is the one to close should the limit be reached.
-    statements.byText.delete(text);
-    statements.byText.set(text, known);
-    return known;
-  }
-  const messages: Uint8Array[] = [];
-  if (statements.byText.size >= statements.limit) {
-    const [oldText, oldest] = statements.byText.entries().next().value as [string, Prepared];
-    statements.byText.delete(oldText);
-    messages.push(protocol.serialize.close({ type: 'S', name: oldest.name }));
-  }
-  // Names are never reused: should the close above fail (in a failed transaction), no new text takes its name.
-  const name = `aurelia_${++statements.named}`;
-  messages.push(
-    protocol.serialize.parse({ name, text }),
-    protocol.serialize.describe({ type: 'S', name }),
-    protocol.serialize.sync(),
-  );
-  const answer = await pg.execProtocol(messagesOf(messages), { syncToFs: false });
-  const statement = { name, types: parse.parseDescribeStatementResults(answer.messages) };
-  statements.byText.set(text, statement);
-  return statement;
-}
-
-/** What one statement of a batch answered: its rows and its command tag (COMMIT answers ROLLBACK after a failure). */
-interface Outcome {
-  rows: Row[];
-  command: string | undefined;
+function pipeline(engine: Engine) {
+  let queue: Queued[] = [];
+  let closed = false;
+  /** Sends what is queued; `whole` when it is a whole transaction, which the engine then rolls back should it fail. */
+  const flush = (whole = false) => {
+    if (queue.length === 0) return;
+    const batch = queue;
+    queue = [];
+    engine
+      .batch(
+        batch.map(({ text, params }) => ({ text, params })),
+        whole,
+      )
+      .then(
+        ({ outcomes, error }) => {
+          for (const [i, outcome] of outcomes.entries()) batch[i]?.done(outcome);
+          if (outcomes.length === batch.length) return;
+          const failure = engineError(error ?? { message: 'The database did not answer', fields: {} });
+          for (const q of batch.slice(outcomes.length)) q.fail(failure);
+        },
+        (error: unknown) => {
+          for (const q of batch) q.fail(error);
+        },
+      );
+  };
+  const send = (text: string, params: readonly unknown[] = []): Promise<Outcome> => {
+    if (closed) return Promise.reject(new Error('Transaction is closed'));
+    return new Promise<Outcome>((done, fail) => {
+      if (queue.length === 0) queueMicrotask(() => flush());
+      queue.push({ text, params, done, fail });
+    });
+  };
+  const sql: Sql = {
+    async query<T extends object = Row>(text: string, params: readonly unknown[] = []) {
+      return (await send(text, params)).rows as T[];
+    },
+    // Several statements in one text (migrations), through the simple protocol, after what is queued.
+    async exec(text: string) {
+      if (closed) throw new Error('Transaction is closed');
+      flush();
+      const { error } = await engine.exec(text);
+      if (error) throw engineError(error);
+    },
+  };
+  return {
+    send,
+    sql,
+    /** Sends what is queued now, rather than at the end of this turn of the event loop. */
+    flush,
+    close() {
+      closed = true;
+    },
+  };
 }
 
 /** A statement waiting in a transaction's pipeline, and how to hand back what it answers. */
@@ -124,167 +116,174 @@ interface Queued {
   fail(error: unknown): void;
 }
 
-/** The protocol messages that bind and run `q` as its prepared statement (parsing it first if new). */
-async function runMessages(pg: PGlite, q: Queued): Promise<Uint8Array[]> {
-  const { name, types } = await prepared(pg, q.text);
-  const values = q.params.map((value, i) => {
-    if (value === null || value === undefined) return null;
-    const serialize = pg.serializers[types[i] ?? 0];
-    return serialize ? serialize(value) : String(value);
-  });
-  return [
-    protocol.serialize.bind({ statement: name, values }),
-    protocol.serialize.describe({ type: 'P' }),
-    protocol.serialize.execute({}),
-  ];
-}
-
-/**
- * Runs a batch of statements as one call into the engine: each as a named prepared statement (parsed and planned once
- * per session, where PGlite's own `query` and `exec` plan the text again on every call), then one Sync. Values travel
- * as parameters, never in the text. Should a statement fail, PostgreSQL skips the rest until the Sync: it is rejected
- * with its error, and so are the ones after it, which never ran. Under PGlite's query lock, like its own queries.
- */
-function sendBatch(pg: PGlite, batch: Queued[]): Promise<void> {
-  return pg.runExclusive(async () => {
-    let settled = 0;
-    try {
-      const parts: Uint8Array[] = [];
-      for (const q of batch) parts.push(...(await runMessages(pg, q)));
-      parts.push(protocol.serialize.sync());
-      const { messages } = await pg.execProtocol(messagesOf(parts), { syncToFs: false, throwOnError: false });
-      // One CommandComplete per statement that ran (parseResults adds an empty result when there is none at all).
-      const ran = messages.filter((m) => m.name === 'commandComplete').length;
-      const results = parse.parseResults(messages, pg.parsers);
-      for (; settled < ran; settled++) {
-        const result = results[settled];
-        batch[settled]?.done({ rows: (result?.rows ?? []) as Row[], command: result?.command });
-      }
-      const error = messages.find((m) => m.name === 'error');
-      if (settled < batch.length) throw error ?? new Error(`The database did not answer: ${batch[settled]?.text}`);
-    } catch (error) {
-      for (const q of batch.slice(settled)) q.fail(error);
-    }
-  });
-}
-
-/**
- * A transaction's statements on their way to the engine: what the code sends within one turn of the event loop (BEGIN
- * and the setup with the code's first statements, or the statements of a Promise.all) leaves as one batch, so a
- * transaction costs one call into the engine per round trip of its code, not two or three per statement. Statements
- * run in the order they were sent.
- */
-function pipeline(pg: PGlite) {
-  let queue: Queued[] = [];
-  let closed = false;
-  const flush = () => {
-    if (queue.length === 0) return;
-    const batch = queue;
-    queue = [];
-    void sendBatch(pg, batch);
-  };
-  const send = (text: string, params: readonly unknown[] = []): Promise<Outcome> => {
-    if (closed) return Promise.reject(new Error('Transaction is closed'));
-    return new Promise<Outcome>((done, fail) => {
-      if (queue.length === 0) queueMicrotask(flush);
-      queue.push({ text, params, done, fail });
-    });
-  };
-  const sql: Sql = {
-    async query<T extends object = Row>(text: string, params: readonly unknown[] = []) {
-      return (await send(text, params)).rows as T[];
-    },
-    // Several statements in one text (migrations), through the simple protocol: after what is queued (the query lock
-    // takes its callers in turn).
-    async exec(text: string) {
-      if (closed) throw new Error('Transaction is closed');
-      flush();
-      await pg.runExclusive(() => pg.execProtocol(protocol.serialize.query(text), { syncToFs: false }));
-    },
-  };
-  return {
-    send,
-    sql,
-    close() {
-      closed = true;
-    },
-  };
-}
-
 /** Throws as PGlite does when COMMIT found the transaction failed (an error that was caught and ignored). */
 function committed(outcome: Outcome): void {
   if (outcome.command === 'ROLLBACK') throw new Error('The transaction was rolled back: one of its statements failed.');
 }
 
 /**
- * Wraps an open PGlite instance (tests pass their own) as a Database; at most `maxPrepared` statement texts are kept
- * prepared at a time.
+ * The embedded database on `engine`: one transaction at a time (PGlite has one session), and statements outside a
+ * transaction between them. `close` closes the engine, then runs `release`.
+ *
+ * The engine runs its calls in the order they are made, so what must be alone on it is the sending, not the answers:
+ * a transaction holds the lock from its first statement until its COMMIT (or ROLLBACK) is sent, and waits for that
+ * answer after letting the next one send. Held until the answer came, every transaction would also hold the engine
+ * idle for a trip between threads.
  */
-export function fromPglite(pg: PGlite, release: () => void = () => {}, maxPrepared = MAX_PREPARED): Database {
-  preparedOf.set(pg, { byText: new Map(), named: 0, limit: maxPrepared });
+function fromEngine(engine: Engine, release: () => void): Database {
+  const exclusive = new Mutex();
   /**
-   * Runs `work` in a transaction of its own, alone on the engine: under PGlite's transaction lock (its
-   * `_runExclusiveTransaction`, the lock its own `transaction`, `query` and `exec` take), so no other caller's
-   * statement lands inside it. BEGIN and the setup leave with work's first statements.
+   * Runs `work` in a transaction of its own, alone on the engine, so no other caller's statement lands inside it.
+   * BEGIN and the setup leave with work's first statements; `end` is sent with what work sent last (a batch's
+   * statements go out with their COMMIT). What work returns is the answer once the end has been answered.
    */
-  function transaction<T>(work: (line: ReturnType<typeof pipeline>) => Promise<T>, setup?: Setup): Promise<T> {
-    return pg._runExclusiveTransaction(async () => {
-      const line = pipeline(pg);
+  async function transaction<T>(work: (line: ReturnType<typeof pipeline>) => Promise<T>, setup?: Setup): Promise<T> {
+    let answered!: Promise<T>;
+    await exclusive.runExclusive(async () => {
+      const line = pipeline(engine);
       try {
         const begun = line.send('begin');
         const ready = setup ? line.send(setup.text, setup.params) : null;
         const [, , result] = await Promise.all([begun, ready, work(line)]);
-        return result;
+        answered = line.send('commit').then((end) => {
+          committed(end);
+          return result;
+        });
       } catch (error) {
-        await line.send('rollback').catch(() => {});
-        throw error;
+        line.send('rollback').catch(() => {});
+        answered = Promise.reject(error);
       } finally {
+        line.flush();
         line.close();
       }
     });
+    return answered;
   }
-  /** BEGIN, the setup, the statements and COMMIT in one call: should a statement fail, the rest are skipped with it. */
-  const batch = (statements: readonly Statement[], setup?: Setup) =>
-    transaction(async (line) => {
-      const answers = await Promise.all([...statements.map((s) => line.send(s.text, s.params)), line.send('commit')]);
-      const end = answers.pop();
-      if (end) committed(end);
-      return answers.map((answer) => answer.rows);
-    }, setup);
+  /** Statements sent whole: they go out with BEGIN and COMMIT in one call, and should one fail, the rest are skipped. */
+  async function batch(statements: readonly Statement[], setup?: Setup): Promise<Row[][]> {
+    let answers!: Promise<Outcome[]>;
+    await exclusive.runExclusive(() => {
+      const line = pipeline(engine);
+      answers = Promise.all([
+        line.send('begin'),
+        setup ? line.send(setup.text, setup.params) : null,
+        ...statements.map((s) => line.send(s.text, s.params)),
+        line.send('commit'),
+      ]).then((all) => all.slice(2) as Outcome[]);
+      line.flush(true);
+      line.close();
+    });
+    const outcomes = await answers;
+    const end = outcomes.pop();
+    if (end) committed(end);
+    return outcomes.map((outcome) => outcome.rows);
+  }
+  /** An engine call outside any transaction, sent in turn: its answer is awaited after the lock is let go. */
+  async function alone<A>(call: () => Promise<A>): Promise<A> {
+    let answer!: Promise<A>;
+    await exclusive.runExclusive(() => {
+      answer = call();
+    });
+    return answer;
+  }
   return {
     kind: 'pglite',
     async query<T extends object = Row>(text: string, params: readonly unknown[] = []) {
-      // Outside a transaction, PGlite's own calls; without parameters its one-step simple protocol gives the same rows
-      // (the texts here are always the code's own constants).
-      if (params.length === 0) return ((await pg.exec(text)).at(-1)?.rows ?? []) as T[];
-      return (await pg.query<T>(text, [...params])).rows;
+      const answer = await alone(() => engine.query(text, params));
+      if ('error' in answer) throw engineError(answer.error);
+      return answer.rows as T[];
     },
     async exec(text: string) {
-      await pg.exec(text);
+      const { error } = await alone(() => engine.exec(text));
+      if (error) throw engineError(error);
     },
-    transaction: (fn, setup) =>
-      transaction(async (line) => {
-        const result = await fn(line.sql);
-        committed(await line.send('commit'));
-        return result;
-      }, setup),
+    transaction: (fn, setup) => transaction((line) => fn(line.sql), setup),
     statement: async <T extends object = Row>(text: string, params: readonly unknown[] = [], setup?: Setup) =>
       (await batch([{ text, params }], setup))[0] as T[],
     batch,
     async close() {
-      await pg.close();
+      await alone(() => engine.close());
       release();
     },
   };
 }
 
-/** Opens the embedded database in `dataDir` (locked to this process), or in memory when dataDir is null. */
+/**
+ * Wraps a PGlite instance a test opened as a Database, its engine in this thread; at most `maxPrepared` statement
+ * texts are kept prepared at a time.
+ */
+export function fromPglite(pg: PGlite, release: () => void = () => {}, maxPrepared = MAX_PREPARED): Database {
+  return fromEngine(engineOf(pg, maxPrepared), release);
+}
+
+/** An error saying the embedded database's thread has stopped: the database is unavailable (503), not the request. */
+function engineStopped(reason: string): Error {
+  return Object.assign(new Error(`The embedded database stopped: ${reason}`), { code: 'CONNECTION_CLOSED' });
+}
+
+/**
+ * The engine in a worker thread of its own (pglite-worker.ts), opened on `dataDir` (in memory when null). Resolves once
+ * PGlite is open, or rejects with why it could not open.
+ */
+function workerEngine(dataDir: string | null): Promise<Engine> {
+  const worker = new Worker(createRequire(import.meta.url).resolve('#pglite-worker'), { workerData: { dataDir } });
+  const pending = new Map<number, { done(answer: unknown): void; fail(error: Error): void }>();
+  let next = 0;
+  let stopped: Error | undefined;
+  const stop = (error: Error) => {
+    stopped ??= error;
+    for (const call of pending.values()) call.fail(stopped);
+    pending.clear();
+  };
+  const call = <T>(method: keyof Engine, ...args: unknown[]): Promise<T> => {
+    if (stopped) return Promise.reject(stopped);
+    const id = ++next;
+    return new Promise<T>((done, fail) => {
+      pending.set(id, { done: done as (answer: unknown) => void, fail });
+      worker.postMessage({ id, method, args });
+    });
+  };
+  const engine: Engine = {
+    batch: (statements, whole) => call('batch', statements, whole),
+    query: (text, params) => call('query', text, params),
+    exec: (text) => call('exec', text),
+    async close() {
+      await call('close');
+      stop(engineStopped('it was closed'));
+      await worker.terminate();
+    },
+  };
+  return new Promise<Engine>((resolve, reject) => {
+    worker.on('message', (message: { id?: number; answer?: unknown; failed?: EngineError; ready?: true }) => {
+      if (message.ready) return resolve(engine);
+      if (message.id === undefined) return reject(engineError(message.failed ?? { message: 'did not open', fields: {} }));
+      const waiting = pending.get(message.id);
+      pending.delete(message.id);
+      if (message.failed) waiting?.fail(engineError(message.failed));
+      else waiting?.done(message.answer);
+    });
+    worker.on('error', (error) => {
+      reject(error);
+      console.error('[aurelia] the embedded database stopped:', error);
+      stop(engineStopped(error.message));
+    });
+    worker.on('exit', (code) => {
+      reject(engineStopped(`its thread exited with code ${code} before it opened`));
+      stop(engineStopped(`its thread exited with code ${code}`));
+    });
+  });
+}
+
+/**
+ * Opens the embedded database in `dataDir` (locked to this process), or in memory when dataDir is null. The engine runs
+ * in a worker thread, so its work does not hold up the requests on the server's thread.
+ */
 export async function openPglite(dataDir: string | null): Promise<Database> {
   const release = dataDir ? lock(dataDir) : () => {};
   try {
-    const pg = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+    const engine = await workerEngine(dataDir);
     process.once('exit', release);
-    return fromPglite(pg, release);
+    return fromEngine(engine, release);
   } catch (error) {
     release();
     throw error;
