@@ -1,5 +1,5 @@
 import { type Database, jsonColumn } from '@/server/db/database.server';
-import { asService } from '@/server/db/roles.server';
+import { asService, serviceStatement } from '@/server/db/roles.server';
 import type { MailPort } from '@/server/mail/mail.port';
 import { type Address, type ShippingPort, shopParcel, WAREHOUSE } from '@/server/shipping/shipping.port';
 import { orderNumber } from '../orders/orders';
@@ -35,17 +35,16 @@ interface OrderForJobs {
 }
 
 async function loadOrder(db: Database, orderId: string): Promise<OrderForJobs> {
-  const [order] = await asService(db, (tx) =>
-    tx.query<OrderForJobs>(
-      `select o.id, o.created_at, o.customer_email, o.customer_name, o.subtotal_cents, o.shipping_cents, o.tax_cents,
+  const [order] = await serviceStatement<OrderForJobs>(
+    db,
+    `select o.id, o.created_at, o.customer_email, o.customer_name, o.subtotal_cents, o.shipping_cents, o.tax_cents,
               o.total_cents, o.shipping_address, o.shipping_method, o.tracking_number, o.tracking_url, o.label_url,
               o.estimated_delivery::text as estimated_delivery,
               coalesce((select json_agg(json_build_object('product_name', i.product_name, 'quantity', i.quantity,
                           'price_cents', i.price_cents, 'selected_color', i.selected_color, 'selected_size', i.selected_size)
                         order by i.id) from public.order_items i where i.order_id = o.id), '[]'::json) as items
        from public.orders o where o.id = $1`,
-      [orderId],
-    ),
+    [orderId],
   );
   if (!order) throw new Error(`order ${orderId} not found`);
   return {
@@ -93,10 +92,10 @@ export function labelJob(deps: { db: Database; shipping: ShippingPort; publicOri
 
 /** The parcel's weight as the checkout computed it (what the shipping was quoted and paid for). */
 async function orderWeight(db: Database, orderId: string): Promise<number> {
-  const [row] = await asService(db, (tx) =>
-    tx.query<{ weight: number }>(`select parcel_weight_lb::float8 as weight from public.checkouts where order_id = $1`, [
-      orderId,
-    ]),
+  const [row] = await serviceStatement<{ weight: number }>(
+    db,
+    `select parcel_weight_lb::float8 as weight from public.checkouts where order_id = $1`,
+    [orderId],
   );
   if (!row) throw new Error(`no checkout for order ${orderId}`);
   return row.weight;
@@ -195,23 +194,21 @@ export async function createShipment(
   orderId: string,
 ): Promise<ShipmentAnswer> {
   const stored = async (): Promise<ShipmentAnswer | null> => {
-    const [row] = await asService(deps.db, (tx) =>
-      tx.query<{ tracking_number: string | null; tracking_url: string | null; label_url: string | null }>(
-        `select tracking_number, tracking_url, label_url from public.orders where id = $1`,
-        [orderId],
-      ),
-    );
+    const [row] = await serviceStatement<{
+      tracking_number: string | null;
+      tracking_url: string | null;
+      label_url: string | null;
+    }>(deps.db, `select tracking_number, tracking_url, label_url from public.orders where id = $1`, [orderId]);
     return row?.tracking_number ? { success: true, error: null, ...row } : null;
   };
   const done = await stored();
   if (done) return done;
-  const [claimed] = await asService(deps.db, (tx) =>
-    tx.query<{ id: string }>(
-      `update public.outbox set locked_until = now() + interval '5 minutes', attempts = attempts + 1
+  const [claimed] = await serviceStatement<{ id: string }>(
+    deps.db,
+    `update public.outbox set locked_until = now() + interval '5 minutes', attempts = attempts + 1
        where dedupe_key = $1 and done_at is null and (locked_until is null or locked_until <= now())
        returning id::text`,
-      [`label:${orderId}`],
-    ),
+    [`label:${orderId}`],
   );
   const none = { tracking_number: null, tracking_url: null, label_url: null };
   if (!claimed)
@@ -221,13 +218,14 @@ export async function createShipment(
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     // Handed back to the outbox, which retries it with its backoff.
-    await asService(deps.db, (tx) =>
-      tx.query(`update public.outbox set locked_until = null, last_error = $2 where id = $1::bigint`, [claimed.id, message]),
-    );
+    await serviceStatement(deps.db, `update public.outbox set locked_until = null, last_error = $2 where id = $1::bigint`, [
+      claimed.id,
+      message,
+    ]);
     return { success: false, error: message, ...none };
   }
-  await asService(deps.db, (tx) =>
-    tx.query(`update public.outbox set done_at = now(), locked_until = null where id = $1::bigint`, [claimed.id]),
-  );
+  await serviceStatement(deps.db, `update public.outbox set done_at = now(), locked_until = null where id = $1::bigint`, [
+    claimed.id,
+  ]);
   return (await stored()) ?? { success: false, error: 'The label was bought but could not be read back.', ...none };
 }

@@ -3,7 +3,7 @@ import { z } from 'astro/zod';
 import type { CatalogueIndex } from '@/features/catalog/catalog';
 import { newToken, tokenHash } from '@/server/auth/tokens.server';
 import { type Database, jsonColumn, type Sql } from '@/server/db/database.server';
-import { asService } from '@/server/db/roles.server';
+import { asService, serviceStatement } from '@/server/db/roles.server';
 import { queueJob } from '@/server/outbox/jobs.server';
 import type { PaymentIntent, PaymentsPort } from '@/server/payments/payments.port';
 import { type Address, addressSchema } from '@/server/shipping/shipping.port';
@@ -103,26 +103,24 @@ export async function startCheckout(
         amountCents: totals.totalCents,
         metadata: { ...metadata, checkout_id: previous.checkoutId },
       });
-      await asService(db, (tx) =>
-        tx.query(
-          `update public.checkouts set lines = $2::text::jsonb, address = $3::text::jsonb, rate = $4::text::jsonb,
+      await serviceStatement(
+        db,
+        `update public.checkouts set lines = $2::text::jsonb, address = $3::text::jsonb, rate = $4::text::jsonb,
              parcel_weight_lb = $5, subtotal_cents = $6, shipping_cents = $7, tax_cents = $8, total_cents = $9,
              content_hash = $10, updated_at = now()
            where id = $1 and order_id is null`,
-          [previous.checkoutId, ...checkoutValues(lines, address, rate, parcel.weightLb, totals), contentHash],
-        ),
+        [previous.checkoutId, ...checkoutValues(lines, address, rate, parcel.weightLb, totals), contentHash],
       );
       return { ok: true, clientSecret: intent.clientSecret, paymentIntentId: intent.id, amountCents: totals.totalCents, totals };
     }
   }
 
-  const [row] = await asService(db, (tx) =>
-    tx.query<{ id: string }>(
-      `insert into public.checkouts (user_id, lines, address, rate, parcel_weight_lb, subtotal_cents, shipping_cents, tax_cents,
+  const [row] = await serviceStatement<{ id: string }>(
+    db,
+    `insert into public.checkouts (user_id, lines, address, rate, parcel_weight_lb, subtotal_cents, shipping_cents, tax_cents,
          total_cents, content_hash)
        values ($1, $2::text::jsonb, $3::text::jsonb, $4::text::jsonb, $5, $6, $7, $8, $9, $10) returning id`,
-      [userId, ...checkoutValues(lines, address, rate, parcel.weightLb, totals), contentHash],
-    ),
+    [userId, ...checkoutValues(lines, address, rate, parcel.weightLb, totals), contentHash],
   );
   if (!row) throw new Error('the checkout insert returned no row');
   const intent = await payments.createIntent({
@@ -130,7 +128,7 @@ export async function startCheckout(
     metadata: { ...metadata, checkout_id: row.id },
     idempotencyKey: `checkout:${row.id}:${contentHash}`,
   });
-  await asService(db, (tx) => tx.query(`update public.checkouts set payment_intent_id = $2 where id = $1`, [row.id, intent.id]));
+  await serviceStatement(db, `update public.checkouts set payment_intent_id = $2 where id = $1`, [row.id, intent.id]);
   return { ok: true, clientSecret: intent.clientSecret, paymentIntentId: intent.id, amountCents: totals.totalCents, totals };
 }
 
@@ -155,11 +153,10 @@ async function reusable(
   userId: string | null,
 ): Promise<{ intent: PaymentIntent; checkoutId: string; contentHash: string } | null> {
   const intentId = clientSecret.split('_secret_')[0] ?? '';
-  const [checkout] = await asService(db, (tx) =>
-    tx.query<{ id: string; user_id: string | null; content_hash: string }>(
-      `select id, user_id, content_hash from public.checkouts where payment_intent_id = $1 and order_id is null`,
-      [intentId],
-    ),
+  const [checkout] = await serviceStatement<{ id: string; user_id: string | null; content_hash: string }>(
+    db,
+    `select id, user_id, content_hash from public.checkouts where payment_intent_id = $1 and order_id is null`,
+    [intentId],
   );
   if (!checkout || checkout.user_id !== userId) return null;
   const intent = await payments.retrieveIntent(intentId);
@@ -204,11 +201,10 @@ export async function recordOrder(
   paymentIntentId: string,
   options: { onQueued?: () => void; userId?: string | null } = {},
 ): Promise<RecordResult> {
-  const [known] = await asService(db, (tx) =>
-    tx.query<{ user_id: string | null; order_id: string | null }>(
-      `select user_id, order_id from public.checkouts where payment_intent_id = $1`,
-      [paymentIntentId],
-    ),
+  const [known] = await serviceStatement<{ user_id: string | null; order_id: string | null }>(
+    db,
+    `select user_id, order_id from public.checkouts where payment_intent_id = $1`,
+    [paymentIntentId],
   );
   // A confirming shopper may only confirm their own checkout (guests: a guest's); the webhook passes no user.
   if (!known || (options.userId !== undefined && known.user_id !== options.userId)) {
@@ -252,11 +248,14 @@ async function insertOrder(tx: Sql, checkout: CheckoutRow, paymentIntentId: stri
   const address = jsonColumn<Address>(checkout.address);
   const rate = jsonColumn<CheckoutRate>(checkout.rate);
   const lines = jsonColumn<CheckoutLine[]>(checkout.lines);
+  // The two e-mails carry the only copies of the order page's token (the shop opens the same page); the order keeps
+  // its hash.
+  const accessToken = newToken();
   const [inserted] = await tx.query<{ id: string }>(
     `insert into public.orders (user_id, customer_email, customer_name, subtotal_cents, shipping_cents, tax_cents, total_cents,
-       payment_intent_id, shipping_address, shipping_method, estimated_delivery)
+       payment_intent_id, shipping_address, shipping_method, estimated_delivery, access_token_hash)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9::text::jsonb, $10::text::jsonb,
-       case when $11::int is null then null else (now() + make_interval(days => $11::int))::date end)
+       case when $11::int is null then null else (now() + make_interval(days => $11::int))::date end, $12)
      on conflict (payment_intent_id) do nothing
      returning id`,
     [
@@ -271,6 +270,7 @@ async function insertOrder(tx: Sql, checkout: CheckoutRow, paymentIntentId: stri
       JSON.stringify({ ...address, address: address.street1, zipCode: address.zip }),
       JSON.stringify(rate),
       rate.estimatedDays,
+      tokenHash(accessToken),
     ],
   );
   if (!inserted) {
@@ -281,29 +281,28 @@ async function insertOrder(tx: Sql, checkout: CheckoutRow, paymentIntentId: stri
     if (!existing) throw new Error(`order for ${paymentIntentId} neither inserted nor found`);
     return { id: existing.id, created: false };
   }
-  await tx.query(
-    `insert into public.order_items (order_id, product_id, product_name, product_category, price_cents, quantity,
-       selected_color, selected_size, product_sku, image)
-     select $1, l."productId", l.name, l.category, l."priceCents", l.quantity, l."selectedColor", l."selectedSize", l.sku, l.image
-     from jsonb_to_recordset($2::text::jsonb) as l ("productId" integer, name text, category text, "priceCents" integer,
-       quantity integer, "selectedColor" text, "selectedSize" text, sku text, image text)`,
-    [inserted.id, JSON.stringify(lines)],
-  );
-  await tx.query(`update public.checkouts set order_id = $2, updated_at = now() where id = $1`, [checkout.id, inserted.id]);
-  if (checkout.user_id) {
+  // The rest needs only the order's id: sent together, one round trip (in order; should one fail, so does the order).
+  const bought = lines.map((l) => cartId(l.productId, l.selectedColor, l.selectedSize));
+  await Promise.all([
+    tx.query(
+      `insert into public.order_items (order_id, product_id, product_name, product_category, price_cents, quantity,
+         selected_color, selected_size, product_sku, image)
+       select $1, l."productId", l.name, l.category, l."priceCents", l.quantity, l."selectedColor", l."selectedSize", l.sku, l.image
+       from jsonb_to_recordset($2::text::jsonb) as l ("productId" integer, name text, category text, "priceCents" integer,
+         quantity integer, "selectedColor" text, "selectedSize" text, sku text, image text)`,
+      [inserted.id, JSON.stringify(lines)],
+    ),
+    tx.query(`update public.checkouts set order_id = $2, updated_at = now() where id = $1`, [checkout.id, inserted.id]),
     // The bought lines leave the shopper's saved cart (what they added meanwhile on another device stays).
-    const bought = lines.map((l) => cartId(l.productId, l.selectedColor, l.selectedSize));
-    await tx.query(
-      `delete from public.user_carts where user_id = $1 and cart_id in (select jsonb_array_elements_text($2::text::jsonb))`,
-      [checkout.user_id, JSON.stringify(bought)],
-    );
-  }
-  // The two e-mails carry the only copies of the order page's token (the shop opens the same page); the order keeps
-  // its hash.
-  const accessToken = newToken();
-  await tx.query(`update public.orders set access_token_hash = $2 where id = $1`, [inserted.id, tokenHash(accessToken)]);
-  await queueJob(tx, 'order-label', { orderId: inserted.id }, `label:${inserted.id}`);
-  await queueJob(tx, 'order-email', { orderId: inserted.id, audience: 'customer', accessToken }, `mail:customer:${inserted.id}`);
-  await queueJob(tx, 'order-email', { orderId: inserted.id, audience: 'shop', accessToken }, `mail:shop:${inserted.id}`);
+    checkout.user_id
+      ? tx.query(
+          `delete from public.user_carts where user_id = $1 and cart_id in (select jsonb_array_elements_text($2::text::jsonb))`,
+          [checkout.user_id, JSON.stringify(bought)],
+        )
+      : null,
+    queueJob(tx, 'order-label', { orderId: inserted.id }, `label:${inserted.id}`),
+    queueJob(tx, 'order-email', { orderId: inserted.id, audience: 'customer', accessToken }, `mail:customer:${inserted.id}`),
+    queueJob(tx, 'order-email', { orderId: inserted.id, audience: 'shop', accessToken }, `mail:shop:${inserted.id}`),
+  ]);
   return { id: inserted.id, created: true };
 }

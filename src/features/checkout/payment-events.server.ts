@@ -1,5 +1,5 @@
 import type { Database } from '@/server/db/database.server';
-import { asService } from '@/server/db/roles.server';
+import { serviceStatement } from '@/server/db/roles.server';
 import { type PaymentsPort, WebhookSignatureError } from '@/server/payments/payments.port';
 import { recordOrder } from './order.server';
 
@@ -25,9 +25,7 @@ export async function handlePaymentEvent(
     if (error instanceof WebhookSignatureError) return { status: 400, message: error.message };
     throw error;
   }
-  const [seen] = await asService(db, (tx) =>
-    tx.query(`select 1 from public.processed_webhook_events where event_id = $1`, [event.id]),
-  );
+  const [seen] = await serviceStatement(db, `select 1 from public.processed_webhook_events where event_id = $1`, [event.id]);
   if (seen) return { status: 200, body: { received: true, duplicate: true } };
 
   if (event.type === 'payment_intent.succeeded' && event.intentId) {
@@ -38,9 +36,9 @@ export async function handlePaymentEvent(
       return { status: 500, message: result.message };
     }
   }
-  await asService(db, (tx) =>
-    tx.query(`insert into public.processed_webhook_events (event_id) values ($1) on conflict do nothing`, [event.id]),
-  );
+  await serviceStatement(db, `insert into public.processed_webhook_events (event_id) values ($1) on conflict do nothing`, [
+    event.id,
+  ]);
   return { status: 200, body: { received: true } };
 }
 
@@ -55,14 +53,13 @@ export async function reconcilePayments(
   payments: PaymentsPort,
   { graceMinutes = 15, onQueued }: { graceMinutes?: number; onQueued?: () => void } = {},
 ): Promise<string[]> {
-  const open = await asService(db, (tx) =>
-    tx.query<{ payment_intent_id: string }>(
-      `select payment_intent_id from public.checkouts
+  const open = await serviceStatement<{ payment_intent_id: string }>(
+    db,
+    `select payment_intent_id from public.checkouts
        where order_id is null and payment_intent_id is not null
          and updated_at < now() - make_interval(mins => $1) and updated_at > now() - interval '2 hours'
        order by updated_at limit 100`,
-      [graceMinutes],
-    ),
+    [graceMinutes],
   );
   const recorded: string[] = [];
   for (const { payment_intent_id: intentId } of open) {

@@ -2,7 +2,7 @@ import type { APIContext } from 'astro';
 import type { AuthPort, CookieJar } from '../auth/auth.port';
 import { activeSession } from '../auth/session.server';
 import type { Database, Sql } from '../db/database.server';
-import { asService } from '../db/roles.server';
+import { asService, serviceStatement } from '../db/roles.server';
 import { cookieJar, problem } from '../http.server';
 import { getServices, type Services } from '../services.server';
 
@@ -46,12 +46,11 @@ export async function adminDeps(): Promise<AdminDeps> {
  * claims alone, so an e-mail change or a lost verification takes effect at once.
  */
 export async function adminFor(db: Database, adminEmails: readonly string[], userId: string): Promise<Admin | null> {
-  const [row] = await asService(db, (tx) =>
-    tx.query<{ email: string; promoted: boolean }>(
-      `select lower(u.email) as email, exists (select 1 from public.shop_admins a where a.user_id = u.id) as promoted
+  const [row] = await serviceStatement<{ email: string; promoted: boolean }>(
+    db,
+    `select lower(u.email) as email, exists (select 1 from public.shop_admins a where a.user_id = u.id) as promoted
        from auth.users u where u.id = $1 and u.email_confirmed_at is not null`,
-      [userId],
-    ),
+    [userId],
   );
   if (!row || !(row.promoted || adminEmails.includes(row.email))) return null;
   return { id: userId, email: row.email };

@@ -231,9 +231,9 @@ export function createBuiltInAuth({ db, secureCookies, onMailQueued, cacheSessio
     },
 
     async signIn({ email, password }, jar) {
-      const [user] = await asService(db, (tx) =>
-        tx.query<UserRow>(`select ${USER_COLUMNS} from auth.users u where u.email = $1`, [normalizeEmail(email)]),
-      );
+      const [user] = await serviceStatement<UserRow>(db, `select ${USER_COLUMNS} from auth.users u where u.email = $1`, [
+        normalizeEmail(email),
+      ]);
       const matches = user?.encrypted_password
         ? await verifyPassword(password, user.encrypted_password)
         : await verifyDecoy(password);

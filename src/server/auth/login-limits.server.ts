@@ -1,6 +1,6 @@
 import { normalizeEmail } from '@/features/auth/auth.rules';
 import type { Database } from '../db/database.server';
-import { asService } from '../db/roles.server';
+import { asService, serviceStatement } from '../db/roles.server';
 import { forget, hitAll, KNOWN_ADDRESS_DAYS, type Limit, type Limits, refund } from '../ratelimit.server';
 import type { AuthResult } from './auth.port';
 import { tokenHash } from './tokens.server';
@@ -66,11 +66,10 @@ function knownKey(email: string, address: string): string {
 }
 
 async function isKnown(db: Database, key: string): Promise<boolean> {
-  const rows = await asService(db, (tx) =>
-    tx.query(
-      `select 1 from public.login_known_addresses where key_hash = $1 and last_success_at > now() - make_interval(days => $2)`,
-      [key, KNOWN_ADDRESS_DAYS],
-    ),
+  const rows = await serviceStatement(
+    db,
+    `select 1 from public.login_known_addresses where key_hash = $1 and last_success_at > now() - make_interval(days => $2)`,
+    [key, KNOWN_ADDRESS_DAYS],
   );
   return rows.length > 0;
 }

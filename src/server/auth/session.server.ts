@@ -89,7 +89,7 @@ async function stillActive(
   if (!session) return null;
   const activity = session.activity ?? (await readActivity(db, session));
   if (activity.idle) {
-    await asService(db, (tx) => tx.query(`delete from public.session_activity where session_key = $1`, [session.sessionKey]));
+    await serviceStatement(db, `delete from public.session_activity where session_key = $1`, [session.sessionKey]);
     await end();
     return null;
   }

@@ -1,5 +1,5 @@
 import type { Database, Sql } from '../db/database.server';
-import { asService } from '../db/roles.server';
+import { serviceStatement } from '../db/roles.server';
 
 /** Runs one kind of job. Throwing means "not done": the job is retried later. */
 export type JobHandler = (payload: unknown) => Promise<void>;
@@ -75,9 +75,9 @@ export async function processDue(
   const counts = { sent: 0, failed: 0 };
   let jobs: ClaimedJob[];
   try {
-    jobs = await asService(db, (tx) =>
-      tx.query<ClaimedJob>(
-        `update public.outbox o
+    jobs = await serviceStatement<ClaimedJob>(
+      db,
+      `update public.outbox o
             set attempts = o.attempts + 1,
                 locked_until = coalesce($1::timestamptz, now()) + make_interval(secs => $4)
           where o.id in (
@@ -91,8 +91,7 @@ export async function processDue(
              limit $2
              for update skip locked)
         returning o.id::text as id, o.kind, o.payload::text as payload, o.attempts`,
-        [at, limit, MAX_ATTEMPTS, LEASE_SECONDS, JSON.stringify(Object.keys(handlers))],
-      ),
+      [at, limit, MAX_ATTEMPTS, LEASE_SECONDS, JSON.stringify(Object.keys(handlers))],
     );
   } catch (error) {
     console.warn(`[outbox] could not claim due jobs: ${message(error)}`);
@@ -112,9 +111,7 @@ export async function processDue(
     }
     counts.sent++;
     try {
-      await asService(db, (tx) =>
-        tx.query(`update public.outbox set done_at = now(), locked_until = null where id = $1::bigint`, [job.id]),
-      );
+      await serviceStatement(db, `update public.outbox set done_at = now(), locked_until = null where id = $1::bigint`, [job.id]);
     } catch (error) {
       // The work was done but not recorded: when the lease ends it runs again (at least once, never lost).
       console.warn(`[outbox] job ${job.id} (${job.kind}) ran, but marking it done failed: ${message(error)}`);
@@ -128,17 +125,16 @@ async function recordFailure(db: Database, job: ClaimedJob, error: unknown, at: 
   const givingUp = permanent || job.attempts >= MAX_ATTEMPTS;
   const delay = retryDelaySeconds(job.attempts);
   try {
-    await asService(db, (tx) =>
-      tx.query(
-        `update public.outbox
+    await serviceStatement(
+      db,
+      `update public.outbox
             set last_error = $2,
                 locked_until = null,
                 attempts = greatest(attempts, $5),
                 next_attempt_at = coalesce($3::timestamptz, now()) + make_interval(secs => $4)
           where id = $1::bigint`,
-        // A permanent failure counts as all attempts used, so no worker picks it up again.
-        [job.id, message(error), at, delay, permanent ? MAX_ATTEMPTS : 0],
-      ),
+      // A permanent failure counts as all attempts used, so no worker picks it up again.
+      [job.id, message(error), at, delay, permanent ? MAX_ATTEMPTS : 0],
     );
   } catch (recordError) {
     console.warn(`[outbox] job ${job.id} (${job.kind}): could not record its failure: ${message(recordError)}`);

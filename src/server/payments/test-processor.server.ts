@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { CARD_MESSAGES, type CardDetails, type CardField, cardOutcome, cardProblem } from '@/features/checkout/test-cards';
 import type { Database, Sql } from '../db/database.server';
-import { asService } from '../db/roles.server';
+import { asService, serviceStatement } from '../db/roles.server';
 import {
   IdempotencyKeyReusedError,
   IntentNotFoundError,
@@ -139,8 +139,10 @@ export function createTestProcessor(db: Database, options: { webhookSecret?: str
   const now = options.now ?? (() => new Date());
 
   async function retrieveIntent(id: string): Promise<PaymentIntent> {
-    const [row] = await asService(db, (tx) =>
-      tx.query<IntentRow>(`select ${INTENT_COLUMNS} from public.test_payment_intents where id = $1`, [id]),
+    const [row] = await serviceStatement<IntentRow>(
+      db,
+      `select ${INTENT_COLUMNS} from public.test_payment_intents where id = $1`,
+      [id],
     );
     if (!row) throw new IntentNotFoundError(id);
     return toIntent(row);

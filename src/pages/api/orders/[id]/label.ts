@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { z } from 'astro/zod';
-import { asService } from '@/server/db/roles.server';
+import { serviceStatement } from '@/server/db/roles.server';
 import { problem } from '@/server/http.server';
 import { requireShopper } from '@/server/shopper.server';
 
@@ -19,8 +19,10 @@ export const GET: APIRoute = async (context) => {
   if (me instanceof Response) return me;
   const [mine] = await me.run((tx) => tx.query<{ id: string }>(`select id from public.orders where id = $1`, [id.data]));
   if (!mine) return problem(404, 'not_found', 'No such order.');
-  const [label] = await asService(me.services.db, (tx) =>
-    tx.query<{ pdf: Uint8Array }>(`select pdf from public.order_labels where order_id = $1`, [id.data]),
+  const [label] = await serviceStatement<{ pdf: Uint8Array }>(
+    me.services.db,
+    `select pdf from public.order_labels where order_id = $1`,
+    [id.data],
   );
   if (!label) return problem(404, 'not_found', 'This order has no label yet.');
   return new Response(new Uint8Array(label.pdf), {
