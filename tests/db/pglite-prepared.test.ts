@@ -7,7 +7,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/server/db/database.server';
-import { fromPglite } from '@/server/db/pglite.server';
+import { fromPglite } from './local-pglite';
 
 let pg: PGlite;
 let db: Database;

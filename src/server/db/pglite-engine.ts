@@ -1,7 +1,7 @@
 /**
  * The embedded database's engine side: what runs beside the PGlite instance itself, in the worker thread that owns it
- * (pglite-worker.ts), or in the caller's thread for a PGlite a test opened (fromPglite). It speaks in plain data only,
- * since its answers cross threads: rows, command tags, and errors as their message and PostgreSQL's fields.
+ * (pglite-worker.ts), or in a test's thread for a PGlite the test opened (tests/db/local-pglite.ts). It speaks in plain
+ * data only, since its answers cross threads: rows, command tags, and errors as their message and PostgreSQL's fields.
  *
  * Loaded by Node itself in the worker (type stripping): erasable TypeScript only, relative imports with their `.ts`.
  */
@@ -39,7 +39,7 @@ export interface Engine {
    * batch is a whole transaction (BEGIN to COMMIT): should it fail, it is rolled back at once.
    */
   batch(statements: readonly EngineStatement[], whole?: boolean): Promise<BatchAnswer>;
-  /** One statement, unnamed (PGlite's own query), or several without parameters through the simple protocol. */
+  /** One statement, unnamed, as PGlite's own query sends it; without parameters, through the simple protocol. */
   query(text: string, params: readonly unknown[]): Promise<{ rows: Row[] } | { error: EngineError }>;
   /** Statements without parameters through the simple protocol (migrations). */
   exec(text: string): Promise<{ error?: EngineError }>;
@@ -63,11 +63,6 @@ export function errorData(error: unknown): EngineError {
     if (value !== undefined && typeof value !== 'function' && typeof value !== 'object') fields[key] = value;
   }
   return { message: error.message, fields };
-}
-
-/** The error an engine answered, thrown where the statement was sent: the same message, code and fields. */
-export function engineError(data: EngineError): Error {
-  return Object.assign(new Error(data.message), data.fields);
 }
 
 function messagesOf(parts: Uint8Array[]): Uint8Array {

@@ -2,9 +2,9 @@ import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } f
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { Mutex, type PGlite } from '@electric-sql/pglite';
 import type { Database, Row, Setup, Sql, Statement } from './database.server';
-import { type Engine, type EngineError, engineError, engineOf, MAX_PREPARED, type Outcome } from './pglite-engine';
+// Types only: the engine's code (and PGlite's) is loaded by the worker, not by the server's thread.
+import type { Engine, EngineError, Outcome } from './pglite-engine';
 
 /** PGlite opens a directory twice without complaint, so the app takes a lock file beside it first. */
 function lock(dataDir: string): () => void {
@@ -116,6 +116,21 @@ interface Queued {
   fail(error: unknown): void;
 }
 
+/** The error an engine answered, thrown where the statement was sent: the same message, code and fields. */
+function engineError(data: EngineError): Error {
+  return Object.assign(new Error(data.message), data.fields);
+}
+
+/** Runs its callers one at a time, in the order they came. */
+function oneAtATime() {
+  let last: Promise<unknown> = Promise.resolve();
+  return <T>(fn: () => T | Promise<T>): Promise<T> => {
+    const turn = last.then(fn);
+    last = turn.catch(() => {});
+    return turn;
+  };
+}
+
 /** Throws as PGlite does when COMMIT found the transaction failed (an error that was caught and ignored). */
 function committed(outcome: Outcome): void {
   if (outcome.command === 'ROLLBACK') throw new Error('The transaction was rolled back: one of its statements failed.');
@@ -130,8 +145,8 @@ function committed(outcome: Outcome): void {
  * answer after letting the next one send. Held until the answer came, every transaction would also hold the engine
  * idle for a trip between threads.
  */
-function fromEngine(engine: Engine, release: () => void): Database {
-  const exclusive = new Mutex();
+export function fromEngine(engine: Engine, release: () => void): Database {
+  const exclusive = oneAtATime();
   /**
    * Runs `work` in a transaction of its own, alone on the engine, so no other caller's statement lands inside it.
    * BEGIN and the setup leave with work's first statements; `end` is sent with what work sent last (a batch's
@@ -139,7 +154,7 @@ function fromEngine(engine: Engine, release: () => void): Database {
    */
   async function transaction<T>(work: (line: ReturnType<typeof pipeline>) => Promise<T>, setup?: Setup): Promise<T> {
     let answered!: Promise<T>;
-    await exclusive.runExclusive(async () => {
+    await exclusive(async () => {
       const line = pipeline(engine);
       try {
         const begun = line.send('begin');
@@ -162,7 +177,7 @@ function fromEngine(engine: Engine, release: () => void): Database {
   /** Statements sent whole: they go out with BEGIN and COMMIT in one call, and should one fail, the rest are skipped. */
   async function batch(statements: readonly Statement[], setup?: Setup): Promise<Row[][]> {
     let answers!: Promise<Outcome[]>;
-    await exclusive.runExclusive(() => {
+    await exclusive(() => {
       const line = pipeline(engine);
       answers = Promise.all([
         line.send('begin'),
@@ -181,7 +196,7 @@ function fromEngine(engine: Engine, release: () => void): Database {
   /** An engine call outside any transaction, sent in turn: its answer is awaited after the lock is let go. */
   async function alone<A>(call: () => Promise<A>): Promise<A> {
     let answer!: Promise<A>;
-    await exclusive.runExclusive(() => {
+    await exclusive(() => {
       answer = call();
     });
     return answer;
@@ -206,14 +221,6 @@ function fromEngine(engine: Engine, release: () => void): Database {
       release();
     },
   };
-}
-
-/**
- * Wraps a PGlite instance a test opened as a Database, its engine in this thread; at most `maxPrepared` statement
- * texts are kept prepared at a time.
- */
-export function fromPglite(pg: PGlite, release: () => void = () => {}, maxPrepared = MAX_PREPARED): Database {
-  return fromEngine(engineOf(pg, maxPrepared), release);
 }
 
 /** An error saying the embedded database's thread has stopped: the database is unavailable (503), not the request. */
