@@ -63,6 +63,7 @@ function pipeline(engine: Engine) {
     queue = [];
     engine
       .batch(
+        // Text and values only: the rest stays here (what crosses to the worker must be plain data).
         batch.map(({ text, params }) => ({ text, params })),
         whole,
       )
