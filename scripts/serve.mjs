@@ -113,6 +113,37 @@ export function withSecurityHeaders(handler, { policy: pagesPolicy, https, strip
   };
 }
 
+/** What a request Node's parser refuses is answered with, by the parser's error code. */
+const UNREADABLE = {
+  HPE_INVALID_METHOD: [405, 'Method Not Allowed', 'method_not_allowed', 'The request uses a method this shop does not know.'],
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'headers_too_large', "The request's headers are too large."],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'request_timeout', 'The request took too long to arrive.'],
+  other: [400, 'Bad Request', 'bad_request', 'The request could not be read.'],
+};
+
+/**
+ * Answers a request Node cannot read (an unknown method, a malformed line, headers too large, one too slow to arrive)
+ * as every /api error is answered, JSON in the one error shape, instead of Node's bare 400. Returns the server.
+ */
+export function answeringClientErrors(server) {
+  server.on('clientError', (error, socket) => {
+    // As Node itself does: nothing is written into an answer already under way on this connection.
+    if (error.code === 'ECONNRESET' || !socket.writable || socket._httpMessage?._headerSent) return socket.destroy();
+    const [status, reason, code, message] = UNREADABLE[error.code] ?? UNREADABLE.other;
+    const body = JSON.stringify({ error: { code, message } });
+    const head = [
+      `HTTP/1.1 ${status} ${reason}`,
+      'Content-Type: application/json; charset=utf-8',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      'Cache-Control: no-store',
+      'X-Content-Type-Options: nosniff',
+      'Connection: close',
+    ];
+    socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+  });
+  return server;
+}
+
 /** Whether a path is for the app alone: /api is only ever answered by its endpoints, never from a file. */
 const forTheApp = (path) => path === '/api' || path.startsWith('/api/');
 
@@ -199,7 +230,7 @@ export async function serve({ host = process.env.HOST ?? '127.0.0.1', port = Num
   const stripe = (process.env.STRIPE_SECRET_KEY ?? '').trim() !== '';
   const https = (process.env.SITE_URL ?? '').startsWith('https:');
   const answer = withSecurityHeaders(handler, { policy, https, stripe });
-  const server = http.createServer(reportingSlowAnswers(answer));
+  const server = answeringClientErrors(http.createServer(reportingSlowAnswers(answer)));
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   // An idle kept-alive connection is closed by the client, not by us: with Node's 5 s default, a client reusing a
