@@ -132,4 +132,19 @@ test.describe('a tap before the page’s code has loaded', () => {
     await hydrated(page, '.toaster');
     await expect(page.getByTestId('cart-count')).toHaveText('2');
   });
+
+  test('a filter chosen on the history before its code has loaded is kept', async ({ page, baseURL }) => {
+    await signedInShopper(page.request, baseURL ?? '');
+    await buy(page.request, baseURL ?? '', [{ productId: 8, quantity: 1 }]);
+    await slowIslands(page);
+    await page.goto('/orders');
+    await expect(island(page, '.orders-list')).toHaveAttribute('ssr', '');
+    const status = page.getByLabel('Status');
+    await status.selectOption('Delivered');
+    await hydrated(page, '.orders-list, .orders-empty');
+    // The island takes the choice over: the select still says Delivered, and the list agrees with it.
+    await expect(status).toHaveValue('delivered');
+    await expect(page.getByText('No orders match these filters.')).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: 'Showing' })).toHaveText('Showing 0 of 1 order');
+  });
 });

@@ -196,6 +196,27 @@ test.describe('order history', () => {
     await expect(page.getByText('You have no orders yet.')).toBeVisible();
   });
 
+  test('a session that ends before the orders load says Please Log In, then goes home', async ({ page, baseURL }) => {
+    await signedInShopper(page.request, baseURL ?? '');
+    // The page came without the orders, and by the time the island asks for them the session has ended.
+    await page.route(`${baseURL}/orders`, async (route) => {
+      const response = await route.fetch();
+      const html = (await response.text()).replace(/(<astro-island[^>]*OrderHistory[^>]*props=")[^"]*"/, '$1{}"');
+      await route.fulfill({ response, body: html });
+    });
+    await page.route('**/api/orders', (route) =>
+      route.fulfill({ status: 401, json: { error: { code: 'unauthenticated', message: 'Please sign in.' } } }),
+    );
+    // The way home answers 204, which a browser does not navigate to: the page stays, so the prompt can be seen, and
+    // the request shows where the page went.
+    const home = page.waitForRequest((r) => r.url() === `${baseURL}/` && r.isNavigationRequest());
+    await page.route(`${baseURL}/`, (route) => route.fulfill({ status: 204 }));
+    await openSignedIn(page, '/orders');
+    await home;
+    await expect(page.getByRole('heading', { name: 'Please Log In' })).toBeVisible();
+    await expect(cards(page)).toHaveCount(0);
+  });
+
   test.describe('in a time zone far from the server’s', () => {
     // Twelve hours behind UTC (the server's zone): for half of every day the date there is not the server's.
     const timezoneId = 'Etc/GMT+12';

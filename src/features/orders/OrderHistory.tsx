@@ -43,6 +43,16 @@ export default function OrderHistory({ initialOrders }: Props) {
   // The cards come with the page: a Reorder tapped before this code has loaded is held, then acted on here, once.
   const list = useRef<HTMLOListElement>(null);
   useEarlyTaps(list);
+  // Filters chosen before this island hydrated are in the page's selects (React leaves them alone) but not in its
+  // state: take them over before anything renders again, or the next render would put them back to 'All'.
+  const toolbar = useRef<HTMLDivElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on arrival.
+  useEffect(() => {
+    const chosen = (name: keyof HistoryView) =>
+      toolbar.current?.querySelector<HTMLSelectElement>(`select[name="${name}"]`)?.value ?? DEFAULT_VIEW[name];
+    const early = { status: chosen('status'), date: chosen('date'), sort: chosen('sort') } as HistoryView;
+    if (early.status !== view.status || early.date !== view.date || early.sort !== view.sort) setView(early);
+  }, []);
   // The day an order was placed, in the shopper's time zone. The server knows only its own (UTC), so the page is
   // rendered, and hydrated, with that, and the shopper's own follows at once.
   const [timeZone, setTimeZone] = useState('UTC');
@@ -121,10 +131,10 @@ export default function OrderHistory({ initialOrders }: Props) {
   const choose = (key: keyof HistoryView) => (e: { target: { value: string } }) => setView({ ...view, [key]: e.target.value });
   return (
     <>
-      <div className="orders-toolbar">
-        <Choice label="Status" value={view.status} options={STATUS_FILTERS} onChange={choose('status')} />
-        <Choice label="Placed" value={view.date} options={DATE_FILTERS} onChange={choose('date')} />
-        <Choice label="Sort by" value={view.sort} options={SORT_ORDERS} onChange={choose('sort')} />
+      <div className="orders-toolbar" ref={toolbar}>
+        <Choice label="Status" name="status" value={view.status} options={STATUS_FILTERS} onChange={choose('status')} />
+        <Choice label="Placed" name="date" value={view.date} options={DATE_FILTERS} onChange={choose('date')} />
+        <Choice label="Sort by" name="sort" value={view.sort} options={SORT_ORDERS} onChange={choose('sort')} />
       </div>
       <p className="orders-count" role="status">
         Showing {shown.length} of {state.orders.length} {state.orders.length === 1 ? 'order' : 'orders'}
@@ -149,6 +159,7 @@ export default function OrderHistory({ initialOrders }: Props) {
 
 function Choice<V extends string>(props: {
   label: string;
+  name: keyof HistoryView;
   value: V;
   options: readonly [V, string][];
   onChange: (e: { target: { value: string } }) => void;
@@ -156,7 +167,7 @@ function Choice<V extends string>(props: {
   return (
     <label className="field orders-choice">
       <span>{props.label}</span>
-      <select value={props.value} onChange={props.onChange}>
+      <select name={props.name} value={props.value} onChange={props.onChange}>
         {props.options.map(([value, text]) => (
           <option key={value} value={value}>
             {text}
