@@ -87,7 +87,7 @@ test('the card and the product page say Out of stock, and there is no Add to Car
   await expect(page.getByRole('button', { name: 'Add to Cart' })).toBeEnabled();
 });
 
-test('a guest cart line of it, kept from before, leaves the cart when the drawer opens', async ({ page }) => {
+test('a guest cart line of it, kept from before, leaves the cart when the drawer opens, with a notice', async ({ page }) => {
   await page.goto('/about');
   await page.evaluate((id) => {
     const line = (productId: number) => ({
@@ -104,6 +104,8 @@ test('a guest cart line of it, kept from before, leaves the cart when the drawer
   await expect(drawer.getByTestId('cart-line')).toHaveCount(1);
   await expect(drawer.getByRole('link', { name: 'Turmeric Body Oil' })).toBeVisible();
   await expect(drawer.getByText(SOAP.name)).toHaveCount(0);
+  // The shopper is told, rather than finding a line gone.
+  await expect(page.getByText(`${SOAP.name} is out of stock and was taken out of your cart.`)).toBeVisible();
 });
 
 test('the server refuses it in a saved cart and a checkout; the wishlist says Out of stock', async ({ page, shop }) => {

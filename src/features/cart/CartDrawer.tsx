@@ -3,8 +3,9 @@ import { lazy, type MouseEvent, Suspense, useEffect, useId, useMemo, useRef, use
 import { formatPrice } from '../catalog/catalog';
 import type { CheckoutStage } from '../checkout/Checkout';
 import { estimatedShippingCents, orderTotals, parcelWeightLb } from '../checkout/pricing';
+import { notify } from '../toasts/toast.store';
 import { type CartLine, type CartProduct, MAX_QUANTITY } from './cart';
-import { CART_MESSAGES, knownLines, setQuantity, subtotal } from './cart.rules';
+import { CART_MESSAGES, setQuantity, subtotal, withoutUnsold } from './cart.rules';
 import { $cart } from './cart.store';
 
 // The checkout's code loads when the shopper presses Checkout: pages that never check out never download it.
@@ -50,8 +51,11 @@ export default function CartDrawer({ opening, products, onClose }: CartDrawerPro
       // The dialog would focus its first focusable element, which is the title (focusable for the case below).
       closeButton.current?.focus();
       // A product that has left the catalogue since it was added has nothing to show or sell: it leaves the cart.
-      const known = knownLines($cart.get(), catalogue);
-      if (known.length !== $cart.get().length) $cart.set(known);
+      const { known, notice } = withoutUnsold($cart.get(), catalogue);
+      if (notice) {
+        $cart.set(known);
+        notify.info(notice);
+      }
     }
     if (!opening && d.open) d.close();
   }, [opening, catalogue]);

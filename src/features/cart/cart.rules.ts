@@ -97,6 +97,31 @@ export function knownLines<L extends CartLineInput>(lines: readonly L[], catalog
   return lines.filter((l) => lineProblem(l, catalogue.get(l.productId)) === null);
 }
 
+/**
+ * The lines the catalogue still sells (knownLines), and what the shopper is told of those that left, or null when
+ * none did: a line must not vanish from a cart without a word.
+ */
+export function withoutUnsold<L extends CartLineInput>(
+  lines: readonly L[],
+  catalogue: CartRulesCatalogue,
+): { known: L[]; notice: string | null } {
+  const known = knownLines(lines, catalogue);
+  const removed = lines.filter((l) => !known.includes(l));
+  const [line] = removed;
+  if (!line) return { known, notice: null };
+  if (removed.length > 1) {
+    return { known, notice: `${removed.length} items are no longer available and were taken out of your cart.` };
+  }
+  const product = catalogue.get(line.productId);
+  if (product && !product.inStock) {
+    return { known, notice: `${product.name} is out of stock and was taken out of your cart.` };
+  }
+  // A product still sold, in a colour or size that no longer is.
+  const variant = [line.selectedColor, line.selectedSize].filter(Boolean).join(', ');
+  const what = product ? `${product.name}${variant ? ` (${variant})` : ''}` : 'An item';
+  return { known, notice: `${what} is no longer available and was taken out of your cart.` };
+}
+
 /** What this browser knows when a shopper signs in (or a signed-in page loads). */
 export interface SignInState {
   /** The signed-in shopper. */

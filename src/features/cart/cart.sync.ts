@@ -2,7 +2,7 @@ import { api } from '@/lib/api';
 import { $user } from '../auth/auth.store';
 import { notify } from '../toasts/toast.store';
 import { type CartLine, type CartProduct, readLines } from './cart';
-import { CART_MESSAGES, CART_SAVE_PAUSE_MS, cartAfterSignIn, knownLines } from './cart.rules';
+import { CART_MESSAGES, CART_SAVE_PAUSE_MS, cartAfterSignIn, withoutUnsold } from './cart.rules';
 import { $cart, $cartOwner, $cartSaved, clearCart } from './cart.store';
 
 /** What GET and PUT /api/cart answer. */
@@ -55,8 +55,11 @@ export function startCartSync(products: readonly CartProduct[]): void {
     const user = following;
     if (!user || $cartOwner.get() !== user) return;
     // A line the catalogue no longer has would make the server refuse the whole cart: it leaves the cart instead.
-    const lines = knownLines($cart.get(), catalogue);
-    if (lines.length !== $cart.get().length) apply(lines, user);
+    const { known: lines, notice } = withoutUnsold($cart.get(), catalogue);
+    if (notice) {
+      apply(lines, user);
+      notify.info(notice);
+    }
     let failure: string | null = null;
     try {
       const res = await fetch('/api/cart', {
@@ -143,10 +146,12 @@ export function startCartSync(products: readonly CartProduct[]): void {
       notify.error(CART_MESSAGES.loadFailed, { description: r.message });
       return;
     }
+    const local = withoutUnsold($cart.get(), catalogue);
+    if (local.notice) notify.info(local.notice);
     const next = cartAfterSignIn({
       userId: user.id,
       owner: $cartOwner.get(),
-      local: knownLines($cart.get(), catalogue),
+      local: local.known,
       lastSaved: lastSaved(),
       saved: r.data.lines,
     });

@@ -12,6 +12,7 @@ import {
   sameLines,
   setQuantity,
   subtotal,
+  withoutUnsold,
 } from './cart.rules';
 
 /** The real catalogue, as the server reads it (soap 8 is $10, the scrubs 3 are $45 in four colours and six sizes). */
@@ -255,6 +256,20 @@ describe('an out-of-stock product (inStock: false)', () => {
     const oil = line(6, 1);
     expect(knownLines([soap, oil, blueM], soldOut)).toEqual([oil]);
     expect(knownLines([soap, oil, blueM], catalogue)).toEqual([soap, oil, blueM]);
+  });
+
+  it('leaves the cart with a word to the shopper, not silently', () => {
+    const notice = (lines: CartLine[], known = catalogue) => withoutUnsold(lines, known).notice;
+    expect(withoutUnsold([line(6, 1), soap], soldOut)).toEqual({
+      known: [line(6, 1)],
+      notice: 'Turmeric Face Soap is out of stock and was taken out of your cart.',
+    });
+    expect(notice([soap, blueM])).toBeNull();
+    expect(notice([line(3, 1, 'red', 'M')])).toBe(
+      'Clinical Scrubs (red, M) is no longer available and was taken out of your cart.',
+    );
+    expect(notice([line(999, 1)])).toBe('An item is no longer available and was taken out of your cart.');
+    expect(notice([soap, blueM], soldOut)).toBe('2 items are no longer available and were taken out of your cart.');
   });
 });
 
