@@ -172,7 +172,12 @@ describe('Stripe webhooks', () => {
   it('reads a correctly signed event: its id, type and intent', () => {
     const payload = event('pi_123');
     const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
-    expect(payments.parseWebhook(payload, header)).toEqual({ id: 'evt_1', type: 'payment_intent.succeeded', intentId: 'pi_123' });
+    expect(payments.parseWebhook(payload, header)).toEqual({
+      id: 'evt_1',
+      type: 'payment_intent.succeeded',
+      intentId: 'pi_123',
+      refund: null,
+    });
   });
 
   it('finds the intent of a refund or charge event too', () => {
@@ -183,7 +188,45 @@ describe('Stripe webhooks', () => {
       data: { object: { id: 'ch_1', object: 'charge', payment_intent: 'pi_456' } },
     });
     const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
-    expect(payments.parseWebhook(payload, header)).toEqual({ id: 'evt_2', type: 'charge.refunded', intentId: 'pi_456' });
+    expect(payments.parseWebhook(payload, header)).toEqual({
+      id: 'evt_2',
+      type: 'charge.refunded',
+      intentId: 'pi_456',
+      refund: null,
+    });
+  });
+
+  it('reads a refund event: the refund and its status now, in the port’s terms', () => {
+    const refundEvent = (status: string) =>
+      JSON.stringify({
+        id: 'evt_3',
+        object: 'event',
+        type: 'refund.updated',
+        data: {
+          object: {
+            id: 're_1',
+            object: 'refund',
+            amount: 500,
+            status,
+            payment_intent: { id: 'pi_789', object: 'payment_intent' },
+          },
+        },
+      });
+    for (const [given, read] of [
+      ['failed', 'failed'],
+      ['canceled', 'canceled'],
+      ['succeeded', 'succeeded'],
+      ['requires_action', 'pending'],
+    ]) {
+      const payload = refundEvent(given ?? '');
+      const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+      expect(payments.parseWebhook(payload, header)).toEqual({
+        id: 'evt_3',
+        type: 'refund.updated',
+        intentId: 'pi_789',
+        refund: { id: 're_1', status: read },
+      });
+    }
   });
 
   it('refuses a tampered body, a wrong secret, a stale timestamp and a missing header', () => {

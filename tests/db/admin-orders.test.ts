@@ -9,6 +9,7 @@ import { NEXT_STATUSES } from '@/features/admin/order-admin';
 import { quoteRates } from '@/features/checkout/checkout.server';
 import { labelJob } from '@/features/checkout/fulfilment.server';
 import { recordOrder, startCheckout } from '@/features/checkout/order.server';
+import { handlePaymentEvent } from '@/features/checkout/payment-events.server';
 import { orderNumber } from '@/features/orders/orders';
 import { listOrders } from '@/features/orders/orders.server';
 import { submitReview } from '@/features/reviews/reviews.server';
@@ -26,7 +27,7 @@ import { createBuiltInAuth, SESSION_COOKIE } from '@/server/auth/builtin.server'
 import { asService, asShopper, type ShopperClaims } from '@/server/db/roles.server';
 import { MAX_ATTEMPTS } from '@/server/outbox/outbox.server';
 import { PaymentsError, type PaymentsPort } from '@/server/payments/payments.port';
-import { createTestProcessor } from '@/server/payments/test-processor.server';
+import { createTestProcessor, signTestWebhook } from '@/server/payments/test-processor.server';
 import { createRateTableShipping } from '@/server/shipping/rate-table.server';
 import { loadCatalogueIndex } from '../unit/load-catalogue';
 import { suiteDatabase, TEST_DATABASE_KIND } from './test-database';
@@ -416,6 +417,74 @@ describe(`a refund the processor reports as failed on ${TEST_DATABASE_KIND}`, ()
       });
     });
   }
+});
+
+describe(`a refund that fails days later, as the processor's webhook reports, on ${TEST_DATABASE_KIND}`, () => {
+  const SECRET = 'whsec_admin_orders';
+  const refundEvent = (id: string, refund: { id: string; status: string; amount: number; payment_intent: string }) => {
+    const body = JSON.stringify({ id, type: 'refund.updated', data: { object: { object: 'refund', ...refund } } });
+    return [body, signTestWebhook(body, SECRET)] as const;
+  };
+
+  it('is no longer counted as refunded, so the admin can refund again; a late or replayed event changes nothing', async () => {
+    const me = await admin();
+    const order = await buy();
+    const processor = createTestProcessor(db, { webhookSecret: SECRET });
+    await read(adminOrderRefund(deps({ payments: processor }), request({}), me.jar(), order.id));
+    const refundedCents = async () => (await asService(db, (tx) => orderForAdmin(tx, order.id)))?.refundedCents;
+    expect(await refundedCents()).toBe(order.totalCents);
+    const [{ refund_id: refundId } = { refund_id: '' }] = await db.query<{ refund_id: string }>(
+      `select refund_id from public.order_refunds where order_id = $1`,
+      [order.id],
+    );
+    // The processor's side: the bank sent the money back, so the refund failed.
+    await db.query(`update public.test_refunds set status = 'failed' where id = $1`, [refundId]);
+    const failed = refundEvent(`evt_failed_${refundId}`, {
+      id: refundId,
+      status: 'failed',
+      amount: order.totalCents,
+      payment_intent: order.intentId,
+    });
+    expect(await handlePaymentEvent(db, processor, ...failed)).toEqual({ status: 200, body: { received: true } });
+    expect(await refundedCents()).toBe(0);
+    const detail = await asService(db, (tx) => orderForAdmin(tx, order.id));
+    expect(detail?.refunds).toEqual([expect.objectContaining({ id: refundId, status: 'failed' })]);
+
+    // An older event, still saying pending, arriving late does not bring it back; nor does a replay.
+    const late = refundEvent(`evt_pending_${refundId}`, {
+      id: refundId,
+      status: 'pending',
+      amount: order.totalCents,
+      payment_intent: order.intentId,
+    });
+    expect(await handlePaymentEvent(db, processor, ...late)).toEqual({ status: 200, body: { received: true } });
+    expect(await handlePaymentEvent(db, processor, ...failed)).toMatchObject({ body: { duplicate: true } });
+    expect(await refundedCents()).toBe(0);
+
+    // The admin refunds the whole order again: a new refund, not the processor's memory of the failed one.
+    expect((await read(adminOrderRefund(deps({ payments: processor }), request({}), me.jar(), order.id))).body).toMatchObject({
+      changed: true,
+      refundedCents: order.totalCents,
+    });
+    const refunds = await db.query<{ status: string }>(
+      `select status from public.test_refunds where intent_id = $1 order by created_at`,
+      [order.intentId],
+    );
+    expect(refunds.map((r) => r.status)).toEqual(['failed', 'succeeded']);
+  });
+
+  it('an event about a refund this shop did not make (one made in the processor’s dashboard) changes nothing', async () => {
+    const processor = createTestProcessor(db, { webhookSecret: SECRET });
+    const before = await db.query(`select * from public.order_refunds order by refund_id`);
+    const event = refundEvent('evt_elsewhere', {
+      id: 're_test_elsewhere',
+      status: 'failed',
+      amount: 100,
+      payment_intent: 'pi_x',
+    });
+    expect(await handlePaymentEvent(db, processor, ...event)).toEqual({ status: 200, body: { received: true } });
+    expect(await db.query(`select * from public.order_refunds order by refund_id`)).toEqual(before);
+  });
 });
 
 describe(`cancelling with a refund on ${TEST_DATABASE_KIND}`, () => {

@@ -360,6 +360,7 @@ describe(`the test processor on ${TEST_DATABASE_KIND}`, () => {
         id: 'evt_test_1',
         type: 'payment_intent.succeeded',
         intentId: 'pi_test_abc',
+        refund: null,
       });
     });
 

@@ -6,9 +6,9 @@ import { recordOrder } from './order.server';
 export type WebhookResult = { status: 200; body: { received: true; duplicate?: true } } | { status: 400 | 500; message: string };
 
 /**
- * The payment processor's webhook (Stripe's `payment_intent.succeeded`): the signature is checked on the raw body, and
- * a succeeded payment records its order through the same `recordOrder` as the confirming request, whichever comes
- * first. An event is recorded by id once handled, so a replay is acknowledged and changes nothing; an event that could
+ * The payment processor's webhook (Stripe's `payment_intent.succeeded`, and a refund's `refund.updated` or
+ * `refund.failed`): the signature is checked on the raw body, and a succeeded payment records its order through the
+ * same `recordOrder` as the confirming request, whichever comes first. An event is recorded by id once handled, so a replay is acknowledged and changes nothing; an event that could
  * not be handled answers 500, so the processor sends it again.
  */
 export async function handlePaymentEvent(
@@ -34,6 +34,23 @@ export async function handlePaymentEvent(
     if (!result.ok && result.status !== 404) {
       console.warn(`[checkout] webhook ${event.id}: no order recorded for ${event.intentId} yet: ${result.message}`);
       return { status: 500, message: result.message };
+    }
+  }
+  // A refund the admin made can fail days later (the card closed, the bank returned it): it then no longer counts as
+  // refunded, so the order shows what was really given back and can be refunded again. Only a settled status is
+  // taken, and only over one that counts: an older event still saying pending, arriving late, changes nothing.
+  if (event.refund && event.refund.status !== 'pending') {
+    const [changed] = await serviceStatement<{ order_id: string }>(
+      db,
+      `update public.order_refunds set status = $2
+        where refund_id = $1 and status in ('pending', 'succeeded') and status <> $2
+        returning order_id::text`,
+      [event.refund.id, event.refund.status],
+    );
+    if (changed && event.refund.status !== 'succeeded') {
+      console.warn(
+        `[payments] refund ${event.refund.id} of order ${changed.order_id} is ${event.refund.status} at the processor`,
+      );
     }
   }
   await serviceStatement(db, `insert into public.processed_webhook_events (event_id) values ($1) on conflict do nothing`, [

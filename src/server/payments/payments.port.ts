@@ -31,11 +31,15 @@ export interface Refund {
   status: RefundStatus;
 }
 
-/** A verified webhook event: its id (to record it once), its type, and the intent it is about when there is one. */
+/**
+ * A verified webhook event: its id (to record it once), its type, the intent it is about when there is one, and the
+ * refund when it is about one (a refund can fail days after it was made).
+ */
 export interface PaymentEvent {
   id: string;
   type: string;
   intentId: string | null;
+  refund: { id: string; status: RefundStatus } | null;
 }
 
 /** What the browser needs to show the card form: our TEST MODE form, or Stripe's Payment Element. */

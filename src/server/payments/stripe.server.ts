@@ -1,4 +1,5 @@
 import Stripe from 'stripe';
+import { intentIdOf, refundOf, refundStatusOf } from './event-objects';
 import {
   IdempotencyKeyReusedError,
   IntentNotFoundError,
@@ -8,7 +9,6 @@ import {
   PaymentsError,
   type PaymentsPort,
   type Refund,
-  type RefundStatus,
   WebhookSignatureError,
 } from './payments.port';
 
@@ -49,10 +49,7 @@ function toIntent(pi: Stripe.PaymentIntent): PaymentIntent {
 }
 
 function toRefund(refund: Stripe.Refund): Refund {
-  const known: readonly RefundStatus[] = ['pending', 'succeeded', 'failed', 'canceled'];
-  // requires_action (a refund Stripe must still complete) or a status added later: not done yet.
-  const status = known.find((s) => s === refund.status) ?? 'pending';
-  return { id: refund.id, amountCents: refund.amount, status };
+  return { id: refund.id, amountCents: refund.amount, status: refundStatusOf(refund.status) };
 }
 
 /**
@@ -158,22 +155,9 @@ export function createStripePayments(options: StripeOptions): PaymentsPort {
         throw new WebhookSignatureError(error instanceof Error ? error.message : 'The webhook could not be read.');
       }
       const object: unknown = event.data.object;
-      return { id: event.id, type: event.type, intentId: intentIdOf(object) };
+      return { id: event.id, type: event.type, intentId: intentIdOf(object), refund: refundOf(object) };
     },
 
     clientConfig: () => ({ kind: 'stripe', publishableKey: options.publishableKey }),
   };
-}
-
-/** The intent an event's object is, or belongs to (a charge's or refund's payment_intent). */
-function intentIdOf(object: unknown): string | null {
-  if (typeof object !== 'object' || object === null) return null;
-  const fields = object as { object?: unknown; id?: unknown; payment_intent?: unknown };
-  if (fields.object === 'payment_intent' && typeof fields.id === 'string') return fields.id;
-  if (typeof fields.payment_intent === 'string') return fields.payment_intent;
-  if (typeof fields.payment_intent === 'object' && fields.payment_intent !== null) {
-    const nested = (fields.payment_intent as { id?: unknown }).id;
-    return typeof nested === 'string' ? nested : null;
-  }
-  return null;
 }

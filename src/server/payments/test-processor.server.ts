@@ -2,6 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { CARD_MESSAGES, type CardDetails, type CardField, cardOutcome, cardProblem } from '@/features/checkout/test-cards';
 import type { Database, Sql } from '../db/database.server';
 import { asService, serviceStatement } from '../db/roles.server';
+import { intentIdOf, refundOf } from './event-objects';
 import {
   IdempotencyKeyReusedError,
   IntentNotFoundError,
@@ -317,7 +318,7 @@ export function createTestProcessor(db: Database, options: { webhookSecret?: str
   };
 }
 
-/** Reads a verified event body: its id, type, and the intent it concerns (the object itself, or a refund's or charge's). */
+/** Reads a verified event body: its id, type, the intent it concerns (the object itself, or a refund's or charge's), and the refund it is. */
 function readEvent(rawBody: string): PaymentEvent {
   let event: unknown;
   try {
@@ -330,11 +331,5 @@ function readEvent(rawBody: string): PaymentEvent {
   const { id, type, data } = record(event);
   const object = record(record(data).object);
   if (typeof id !== 'string' || typeof type !== 'string') throw new WebhookSignatureError('The webhook body is not an event.');
-  const intentId =
-    object.object === 'payment_intent' && typeof object.id === 'string'
-      ? object.id
-      : typeof object.payment_intent === 'string'
-        ? object.payment_intent
-        : null;
-  return { id, type, intentId };
+  return { id, type, intentId: intentIdOf(object), refund: refundOf(object) };
 }
