@@ -1,8 +1,8 @@
 import type { APIContext } from 'astro';
 import type { CookieJar, CurrentSession } from './auth/auth.port';
 import { activeBearerSession, activeSession } from './auth/session.server';
-import type { Row, Sql, Statement } from './db/database.server';
-import { asShopper, batchAsShopper } from './db/roles.server';
+import type { Sql } from './db/database.server';
+import { asShopper } from './db/roles.server';
 import { bearerToken, cookieJar, problem } from './http.server';
 import { getServices, type Services } from './services.server';
 
@@ -12,8 +12,6 @@ export interface ShopperContext {
   session: CurrentSession | null;
   /** Runs queries as this shopper (RLS decides what they see and change). */
   run<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
-  /** Runs statements known in advance as this shopper, in one transaction and one round trip. */
-  batch(statements: readonly Statement[]): Promise<Row[][]>;
 }
 
 /** Who is asking, for an endpoint: every call by a signed-in shopper counts as activity for idle sign-out. */
@@ -25,7 +23,6 @@ export async function shopper({ request, cookies }: Pick<APIContext, 'request' |
     services,
     session,
     run: (fn) => asShopper(services.db, claims, fn),
-    batch: (statements) => batchAsShopper(services.db, claims, statements),
   };
 }
 

@@ -1,12 +1,12 @@
 /**
  * The saved cart against a real database (PGlite, or PostgreSQL when TEST_DATABASE_URL is set): the functions behind
- * GET and PUT /api/cart, run as the shopper exactly as the endpoints run them (asShopper: RLS decides).
+ * GET and PUT /api/cart, run as the endpoints run them (as the shopper: RLS decides).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type CartLine, type CartLineInput, cartId } from '@/features/cart/cart';
-import { cartBody, loadCart, saveCart } from '@/features/cart/cart.server';
+import { cartBody, loadCart, storeCart } from '@/features/cart/cart.server';
 import type { Database } from '@/server/db/database.server';
-import { asShopper, type ShopperClaims } from '@/server/db/roles.server';
+import { asShopper, claimsSetting, type ShopperClaims } from '@/server/db/roles.server';
 import { loadCatalogueIndex, withOutOfStock } from '../unit/load-catalogue';
 import { freshDatabase, TEST_DATABASE_KIND } from './test-database';
 
@@ -32,7 +32,7 @@ const line = (productId: number, quantity: number, color: string | null = null, 
 });
 const withId = (l: CartLineInput): CartLine => ({ ...l, cartId: cartId(l.productId, l.selectedColor, l.selectedSize) });
 
-const save = (who: ShopperClaims, lines: CartLineInput[]) => asShopper(db, who, (tx) => saveCart(tx, lines, catalogue));
+const save = (who: ShopperClaims, lines: CartLineInput[]) => storeCart(db, who, lines, catalogue);
 const load = (who: ShopperClaims) => asShopper(db, who, (tx) => loadCart(tx, catalogue));
 /** Every cart row, as the superuser sees it (the ground truth, past RLS). */
 const rows = () =>
@@ -116,7 +116,7 @@ describe(`the saved cart on ${TEST_DATABASE_KIND}`, () => {
     it('is refused in a save (PUT /api/cart answers 400 with the message), and the saved cart stays as it was', async () => {
       await save(A, [scrubs]);
       const before = await rows();
-      const refused = await asShopper(db, A, (tx) => saveCart(tx, [oil, soap], soldOut));
+      const refused = await storeCart(db, A, [oil, soap], soldOut);
       expect(refused).toEqual({ ok: false, message: 'Line 2: Turmeric Face Soap is out of stock.' });
       expect(await rows()).toEqual(before);
       // The same cart is taken while the soap is in stock.
@@ -149,19 +149,46 @@ describe(`the saved cart on ${TEST_DATABASE_KIND}`, () => {
 
   it('a guest has no saved cart: the database refuses the anonymous role outright', async () => {
     await expect(asShopper(db, null, (tx) => loadCart(tx, catalogue))).rejects.toThrow(/permission denied/);
-    await expect(asShopper(db, null, (tx) => saveCart(tx, [soap], catalogue))).rejects.toThrow(/permission denied/);
+    await expect(
+      asShopper(db, null, (tx) =>
+        tx.query(`insert into public.user_carts (user_id, cart_id, product_id, quantity) values ($1, '8', 8, 1)`, [A.sub]),
+      ),
+    ).rejects.toThrow(/permission denied/);
     expect(await rows()).toEqual([]);
   });
 
-  it('a failure after the delete rolls the whole save back: the old cart stays', async () => {
+  // save_cart_as runs with the claims it is handed, so only the server may call it: a shopper who could would write
+  // anyone's cart. Supabase's table API runs as these roles with the public key.
+  it.each(['anon', 'authenticated', 'service_role'] as const)(
+    'the save function is refused to %s: no one but the server names the claims',
+    async (role) => {
+      await save(B, [oil]);
+      const before = await rows();
+      const as = role === 'authenticated' ? A : null;
+      const attack = asShopper(db, as, async (tx) => {
+        if (role === 'service_role') await tx.query(`select set_config('role', 'service_role', true)`);
+        return tx.query(`select app_private.save_cart_as($1, $2::text::jsonb)`, [
+          claimsSetting(B),
+          JSON.stringify([
+            { cart_id: '8', product_id: 8, quantity: 5, selected_color: null, selected_size: null, sort_order: 0 },
+          ]),
+        ]);
+      });
+      await expect(attack).rejects.toThrow(/permission denied/);
+      expect(await rows()).toEqual(before);
+    },
+  );
+
+  it('a save that fails in the database after its delete leaves the old cart whole', async () => {
     await save(A, [soap, scrubs]);
-    await expect(
-      asShopper(db, A, async (tx) => {
-        await saveCart(tx, [oil], catalogue);
-        throw new Error('the connection dropped');
-      }),
-    ).rejects.toThrow('the connection dropped');
+    // A catalogue that sells a product the database has never heard of: the insert breaks the products foreign key,
+    // after the statement has deleted the lines no longer in the cart.
+    const known = catalogue.get(8);
+    if (!known) throw new Error('product 8 is not in the catalogue');
+    const ahead = new Map([...catalogue, [997, { ...known, id: 997 }]]) as typeof catalogue;
+    await expect(storeCart(db, A, [line(997, 1)], ahead)).rejects.toThrow(/foreign key/);
     expect(await load(A)).toEqual([soap, scrubs].map(withId));
+    expect(await rows()).toHaveLength(2);
   });
 
   it('two concurrent saves (two tabs) end with exactly one of the two carts, never a mix, an empty or a doubled cart', async () => {

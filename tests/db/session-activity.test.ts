@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadCart, saveCart } from '@/features/cart/cart.server';
+import { loadCart, storeCart } from '@/features/cart/cart.server';
 import { createBuiltInAuth, SESSION_COOKIE } from '@/server/auth/builtin.server';
 import { ACTIVITY_GRANULARITY_S, activeSession, IDLE_TIMEOUT_S } from '@/server/auth/session.server';
 import { tokenHash } from '@/server/auth/tokens.server';
@@ -107,14 +107,14 @@ describe(`idle sign-out on ${TEST_DATABASE_KIND}`, () => {
       Array.from({ length: 20 }, async (_, i) => {
         const session = await activeSession(db, auth(), jar, { touch: true });
         if (!session) throw new Error('signed out mid-burst');
-        return asShopper(
-          db,
-          session.claims,
-          (tx): Promise<unknown> =>
-            i % 2 === 0
-              ? saveCart(tx, [{ productId: 1, quantity: 1 + (i % 5), selectedColor: null, selectedSize: null }], catalogue)
-              : loadCart(tx, catalogue),
-        );
+        return i % 2 === 0
+          ? storeCart(
+              db,
+              session.claims,
+              [{ productId: 1, quantity: 1 + (i % 5), selectedColor: null, selectedSize: null }],
+              catalogue,
+            )
+          : asShopper(db, session.claims, (tx) => loadCart(tx, catalogue));
       }),
     );
     expect(results).toHaveLength(20);

@@ -1,7 +1,8 @@
 import { z } from 'astro/zod';
 import type { Product } from '@/features/catalog/catalog.server';
 import { productHref } from '@/features/catalog/catalog.server';
-import type { Sql, Statement } from '@/server/db/database.server';
+import type { Database, Sql } from '@/server/db/database.server';
+import { claimsSetting, type ShopperClaims } from '@/server/db/roles.server';
 import { productIdValue } from '@/server/product-id.server';
 import { type CartLine, type CartLineInput, type CartProduct, type CartRulesCatalogue, cartId } from './cart';
 import { cartProblem, lineProblem } from './cart.rules';
@@ -114,16 +115,18 @@ export async function loadCart(tx: Sql, catalogue: CartRulesCatalogue): Promise<
 }
 
 /**
- * What replacing the signed-in shopper's saved cart with `input` takes, after checking every line against the
- * catalogue: the lines saved, and the statements that save them, to run together in one transaction as the shopper
- * (`saveCart`, or the endpoint's one-round-trip batch). A refused cart has no statements: it changes nothing. The old
- * rows go and the new ones come in the same transaction, serialised per shopper, so the cart is never seen empty,
- * doubled or half-written.
+ * Replaces the signed-in shopper's saved cart with `input`, after checking every line against the catalogue: the
+ * lines saved, or the first problem ('Line 1: Rose Oil is out of stock.'), which changes nothing. One statement, its
+ * own transaction: `app_private.save_cart_as` takes the shopper's role and claims first, so row-level security
+ * decides every row, then the cart lock, then the old rows go and the new ones come, so the cart is never seen
+ * empty, doubled or half-written (supabase/migrations/20261127090000_cart_save_function.sql).
  */
-export function cartSave(
+export async function storeCart(
+  db: Database,
+  claims: ShopperClaims,
   input: readonly CartLineInput[],
   catalogue: CartRulesCatalogue,
-): { ok: true; lines: CartLine[]; statements: Statement[] } | { ok: false; message: string } {
+): Promise<{ ok: true; lines: CartLine[] } | { ok: false; message: string }> {
   const problem = cartProblem(input, catalogue);
   if (problem) return { ok: false, message: problem };
   const lines: CartLine[] = input.map((l) => ({
@@ -133,53 +136,14 @@ export function cartSave(
     selectedColor: l.selectedColor,
     selectedSize: l.selectedSize,
   }));
-  const rows = JSON.stringify(
-    lines.map((l, i) => ({
-      cart_id: l.cartId,
-      product_id: l.productId,
-      quantity: l.quantity,
-      selected_color: l.selectedColor,
-      selected_size: l.selectedSize,
-      sort_order: i,
-    })),
-  );
-  // Known before the transaction begins, so they leave with it: the lock is held until commit, and every save of
-  // this shopper waits for it, so no round trip should happen while it is held.
-  const statements: Statement[] = [
-    // A saved cart is a copy of what the browser holds: should the database crash, losing the last fraction of a
-    // second of saves is harmless, so this transaction does not wait for its commit to reach the disk (that wait,
-    // ~3 ms here, would otherwise be spent holding the lock).
-    { text: `select set_config('synchronous_commit', 'off', true), ${CART_LOCK}` },
-    // One statement: lines that are no longer in the cart go, the others are written (old and new rows are disjoint).
-    // A line saved unchanged is left as it is: no new row version to write now and to clean up later.
-    {
-      text: `with l as (
-         select * from jsonb_to_recordset($1::text::jsonb)
-           as l (cart_id text, product_id integer, quantity integer, selected_color text, selected_size text, sort_order integer)
-       ), gone as (
-         delete from public.user_carts c
-         where c.user_id = (select auth.uid()) and c.cart_id not in (select l.cart_id from l)
-       )
-       insert into public.user_carts as c (user_id, cart_id, product_id, quantity, selected_color, selected_size, sort_order)
-       select (select auth.uid()), l.cart_id, l.product_id, l.quantity, l.selected_color, l.selected_size, l.sort_order from l
-       on conflict (user_id, cart_id) do update set product_id = excluded.product_id, quantity = excluded.quantity,
-         selected_color = excluded.selected_color, selected_size = excluded.selected_size, sort_order = excluded.sort_order
-       where (c.product_id, c.quantity, c.selected_color, c.selected_size, c.sort_order)
-         is distinct from (excluded.product_id, excluded.quantity, excluded.selected_color, excluded.selected_size, excluded.sort_order)`,
-      params: [rows],
-    },
-  ];
-  return { ok: true, lines, statements };
-}
-
-/** Replaces the signed-in shopper's saved cart with `input` in the caller's transaction (see cartSave). */
-export async function saveCart(
-  tx: Sql,
-  input: readonly CartLineInput[],
-  catalogue: CartRulesCatalogue,
-): Promise<{ ok: true; lines: CartLine[] } | { ok: false; message: string }> {
-  const save = cartSave(input, catalogue);
-  if (!save.ok) return save;
-  await Promise.all(save.statements.map((s) => tx.query(s.text, s.params)));
-  return { ok: true, lines: save.lines };
+  const rows = lines.map((l, i) => ({
+    cart_id: l.cartId,
+    product_id: l.productId,
+    quantity: l.quantity,
+    selected_color: l.selectedColor,
+    selected_size: l.selectedSize,
+    sort_order: i,
+  }));
+  await db.statement(`select app_private.save_cart_as($1, $2::text::jsonb)`, [claimsSetting(claims), JSON.stringify(rows)]);
+  return { ok: true, lines };
 }

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { CART_MESSAGES } from '@/features/cart/cart.rules';
-import { cartBody, cartSave, loadCart } from '@/features/cart/cart.server';
+import { cartBody, loadCart, storeCart } from '@/features/cart/cart.server';
 import { getCatalogueIndex } from '@/features/catalog/catalog.server';
 import { json, problem, readJson } from '@/server/http.server';
 import { requireShopper } from '@/server/shopper.server';
@@ -21,9 +21,7 @@ export const PUT: APIRoute = async (context) => {
   if (me instanceof Response) return me;
   const body = await readJson(context.request, cartBody);
   if ('response' in body) return body.response;
-  const save = cartSave(body.data.lines, await getCatalogueIndex());
-  if (!save.ok) return problem(400, 'invalid_cart', save.message);
-  // One round trip: the statements leave with BEGIN and COMMIT.
-  await me.batch(save.statements);
-  return json({ lines: save.lines });
+  const saved = await storeCart(me.services.db, me.session.claims, body.data.lines, await getCatalogueIndex());
+  if (!saved.ok) return problem(400, 'invalid_cart', saved.message);
+  return json({ lines: saved.lines });
 };

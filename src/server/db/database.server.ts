@@ -31,7 +31,8 @@ export interface Database extends Sql {
   /**
    * One statement in a transaction of its own, after `setup`. PostgreSQL receives BEGIN, the setup, the statement and
    * COMMIT together: one round trip, where `transaction` needs two (should the statement fail, COMMIT rolls back and
-   * the statement's error is thrown).
+   * the statement's error is thrown). Without `setup`, the statement is sent alone and is its own transaction (no
+   * BEGIN or COMMIT), as the database's login role: for a function that takes its role itself (app_private).
    */
   statement<T extends object = Row>(text: string, params?: readonly unknown[], setup?: Setup): Promise<T[]>;
   /**

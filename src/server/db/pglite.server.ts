@@ -202,20 +202,22 @@ export function fromEngine(engine: Engine, release: () => void): Database {
     });
     return answer;
   }
+  /** One statement outside any transaction: its own. */
+  async function query<T extends object = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+    const answer = await alone(() => engine.query(text, params));
+    if ('error' in answer) throw engineError(answer.error);
+    return answer.rows as T[];
+  }
   return {
     kind: 'pglite',
-    async query<T extends object = Row>(text: string, params: readonly unknown[] = []) {
-      const answer = await alone(() => engine.query(text, params));
-      if ('error' in answer) throw engineError(answer.error);
-      return answer.rows as T[];
-    },
+    query,
     async exec(text: string) {
       const { error } = await alone(() => engine.exec(text));
       if (error) throw engineError(error);
     },
     transaction: (fn, setup) => transaction((line) => fn(line.sql), setup),
     statement: async <T extends object = Row>(text: string, params: readonly unknown[] = [], setup?: Setup) =>
-      (await batch([{ text, params }], setup))[0] as T[],
+      setup ? ((await batch([{ text, params }], setup))[0] as T[]) : query<T>(text, params),
     batch,
     async close() {
       await alone(() => engine.close());

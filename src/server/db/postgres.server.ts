@@ -256,7 +256,10 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
       });
     },
     statement: async <T extends object = Row>(text: string, params: readonly unknown[] = [], setup?: Setup) =>
-      (await batch([{ text, params }], setup))[0] as T[],
+      setup
+        ? ((await batch([{ text, params }], setup))[0] as T[])
+        : // Alone, it is its own transaction; on a connection of its own, so a restart gets the same wait limit.
+          onOwnConnection(sql, (connection) => Promise.race([connection.send(text, params) as Promise<T[]>, connection.closed])),
     batch,
     async watch(channel, handlers) {
       const watch = watchChannel(sql, url, channel, handlers);

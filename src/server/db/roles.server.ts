@@ -1,4 +1,4 @@
-import type { Database, Row, Setup, Sql, Statement } from './database.server';
+import type { Database, Row, Setup, Sql } from './database.server';
 
 /** The JWT claims a signed-in shopper's queries run with, as Supabase's table API sets them. */
 export interface ShopperClaims {
@@ -15,17 +15,17 @@ export function asShopper<T>(db: Database, claims: ShopperClaims | null, fn: (tx
   return db.transaction(fn, shopperSetup(claims));
 }
 
-/** Like asShopper, for statements known before the transaction begins: one round trip (see Database.batch). */
-export function batchAsShopper(db: Database, claims: ShopperClaims | null, statements: readonly Statement[]): Promise<Row[][]> {
-  return db.batch(statements, shopperSetup(claims));
-}
-
 /** The setup a shopper's transaction runs first: their role and claims. */
 function shopperSetup(claims: ShopperClaims | null): Setup {
   return {
     text: `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true)`,
-    params: [claims ? 'authenticated' : 'anon', JSON.stringify(claims ?? { role: 'anon' })],
+    params: [claims ? 'authenticated' : 'anon', claimsSetting(claims)],
   };
+}
+
+/** The value `request.jwt.claims` is set to for a shopper (a guest: role anon only), as Supabase's table API sets it. */
+export function claimsSetting(claims: ShopperClaims | null): string {
+  return JSON.stringify(claims ?? { role: 'anon' });
 }
 
 /** service_role's setup: constant text, no parameters (PGlite then runs it in one protocol step). */
