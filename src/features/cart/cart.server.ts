@@ -67,7 +67,7 @@ interface CartRow {
   selected_size: string | null;
 }
 
-/** The shopper's cart lock, held until the transaction ends. */
+/** The shopper's cart lock, held until the transaction ends: the same key app_private.save_cart_as takes. */
 const CART_LOCK = `pg_advisory_xact_lock(hashtextextended('user_carts:' || (select auth.uid())::text, 0))`;
 
 /**
