@@ -405,10 +405,12 @@ baseline LCP ${(base.lcp / 1000).toFixed(2)} s. JS is the gzip size of every scr
 without scrolling (tests/e2e/budget.spec.ts also scrolls to the footer, so below-the-fold islands count there).
 
 Budget: every category 100, LCP ≤ 1.5 s, CLS 0, JS on \`/\` and \`/product/*\` ≤ 80 KB gzip; INP ≤ ${INP_BUDGET_MS} ms.
-Two exceptions are deliberate: the admin pages and the guest order page are sent \`noindex\` (private; a search
-engine must not list them), which Lighthouse's SEO audit \`is-crawlable\` scores as a failure (SEO 66); the 404 page
-answers 404, which \`http-status-code\` and \`errors-in-console\` count against it. Performance below 100 on a
-loaded machine is total blocking time: the same pages scored 100 on a quiet one (earlier runs in git history).
+Two exceptions are deliberate: the guest order page is sent \`noindex\` (anyone holding its link sees a shopper's
+order, so a search engine must not list it), which Lighthouse's SEO audit \`is-crawlable\` scores as a failure (SEO
+66); the 404 page answers 404, which \`http-status-code\` and \`errors-in-console\` count against it. On this
+shared two-core machine one page of a run sometimes measures an LCP near 1.8 s and performance 99 (a different page
+each time: /product/4 in one run, /admin/orders in the next); each measured 1.06–1.21 s and 100 when audited again
+alone (\`-- --only <page>\`), as they did in earlier runs (git history).
 ⚠ marks a row over budget; \`-- --strict\` makes the script fail on one.
 
 | Page | Performance | Accessibility | Best Practices | SEO | LCP (× baseline) | CLS | TBT | JS (gzip) |

@@ -76,10 +76,10 @@ export const onRequest = defineMiddleware(async ({ request, url, routePattern },
     if (!SAFE_METHODS.has(request.method) && !(await fromOwnPages(request)))
       return new Response(`Cross-site ${request.method} requests are forbidden.`, { status: 403 });
     if (!isAdminPath(url.pathname)) return next();
-    // An admin page (or the 404 a guest or shopper gets there) depends on who asks: never stored, never indexed.
+    // An admin page (or the 404 a guest or shopper gets there) depends on who asks: never stored. No noindex is
+    // needed: a search engine's crawler is never an admin, so all it can get here is the 404.
     const response = await next();
     response.headers.set('cache-control', 'private, no-store');
-    response.headers.set('x-robots-tag', 'noindex');
     return response;
   }
   // Every /api answer is JSON, including the ones Astro would give as its HTML 404 page.
