@@ -8,8 +8,9 @@ export type WebhookResult = { status: 200; body: { received: true; duplicate?: t
 /**
  * The payment processor's webhook (Stripe's `payment_intent.succeeded`, and a refund's `refund.updated` or
  * `refund.failed`): the signature is checked on the raw body, and a succeeded payment records its order through the
- * same `recordOrder` as the confirming request, whichever comes first. An event is recorded by id once handled, so a replay is acknowledged and changes nothing; an event that could
- * not be handled answers 500, so the processor sends it again.
+ * same `recordOrder` as the confirming request, whichever comes first. An event is recorded by id once handled, so a
+ * replay is acknowledged and changes nothing; an event that could not be handled answers 500, so the processor sends
+ * it again.
  */
 export async function handlePaymentEvent(
   db: Database,
