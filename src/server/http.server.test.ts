@@ -102,6 +102,20 @@ describe('readJson', () => {
     }
   });
 
+  it('answers 400 in the error shape for JSON nested however deep, under the body limit', async () => {
+    for (const text of [
+      `${'['.repeat(8000)}${']'.repeat(8000)}`,
+      `${'{"a":'.repeat(2500)}1${'}'.repeat(2500)}`,
+      `{"name":"Ada","tags":${'['.repeat(5000)}${']'.repeat(5000)}}`,
+    ]) {
+      expect(text.length).toBeLessThan(MAX_BODY_BYTES);
+      const error = await errorOf(await readJson(post(text), schema));
+      expect(error).toMatchObject({ status: 400, code: 'invalid_json', message: 'The request body is nested too deeply.' });
+    }
+    // As deep as a real body goes is still read.
+    expect(await readJson(post('{"name":"Ada","tags":["a"]}'), schema)).toEqual({ data: { name: 'Ada', tags: ['a'] } });
+  });
+
   it('answers 415 for another media type and 400 for broken JSON', async () => {
     expect(await errorOf(await readJson(post('name=Ada', { 'content-type': 'text/plain' }), schema))).toMatchObject({
       status: 415,

@@ -86,21 +86,30 @@ export function readRawBody(request: Request, maxBytes: number): Promise<BodyTex
   return readBodyText(request, maxBytes);
 }
 
-/** The path to the first string (value or key) that holds a NUL character, which PostgreSQL cannot store. */
-function nulAt(value: unknown, path: string): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
-  if (Array.isArray(value)) {
-    for (const item of value) {
-      const found = nulAt(item, path);
-      if (found) return found;
+/** How deep a request body may nest arrays and objects; every body the shop takes is a few levels deep. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * What is wrong with a parsed body's shape, if anything: nesting deeper than MAX_JSON_DEPTH, or the path to the first
+ * string (value or key) that holds a NUL character, which PostgreSQL cannot store. A loop, not recursion, so no body
+ * can exhaust the stack however deep it is.
+ */
+function shapeProblem(value: unknown): { tooDeep: true } | { nul: string } | null {
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: 'the request', depth: 0 }];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const { value: item, path, depth } = next;
+    if (typeof item === 'string') {
+      if (item.includes('\u0000')) return { nul: path };
+      continue;
     }
-    return null;
-  }
-  if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      if (key.includes('\u0000')) return 'the request';
-      const found = nulAt(item, path === 'the request' ? key : path);
-      if (found) return found;
+    if (!item || typeof item !== 'object') continue;
+    if (depth >= MAX_JSON_DEPTH) return { tooDeep: true };
+    // Pushed in reverse, so the first field with a NUL is the one named.
+    const entries = Array.isArray(item) ? item.map((v) => ['', v] as const) : Object.entries(item);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, child] = entries[i] as readonly [string, unknown];
+      if (key.includes('\u0000')) return { nul: 'the request' };
+      stack.push({ value: child, path: path === 'the request' && key ? key : path, depth: depth + 1 });
     }
   }
   return null;
@@ -108,7 +117,7 @@ function nulAt(value: unknown, path: string): string | null {
 
 /**
  * Reads and validates a JSON body: 415 for another media type, 413 when too large, 408 when it stalls, 400 for broken
- * JSON, text with NUL characters, or the schema's first problem.
+ * JSON or JSON nested too deeply, text with NUL characters, or the schema's first problem.
  */
 export async function readJson<S extends z.ZodType>(
   request: Request,
@@ -126,15 +135,11 @@ export async function readJson<S extends z.ZodType>(
   } catch {
     return { response: problem(400, 'invalid_json', 'The request body is not valid JSON.') };
   }
-  const nul = nulAt(parsed, 'the request');
-  if (nul) {
-    return {
-      response: problem(
-        400,
-        'invalid_text',
-        `The ${nul === 'the request' ? 'request' : `field "${nul}"`} contains a NUL character, which is not allowed in text.`,
-      ),
-    };
+  const shape = shapeProblem(parsed);
+  if (shape && 'tooDeep' in shape) return { response: problem(400, 'invalid_json', 'The request body is nested too deeply.') };
+  if (shape) {
+    const field = shape.nul === 'the request' ? 'request' : `field "${shape.nul}"`;
+    return { response: problem(400, 'invalid_text', `The ${field} contains a NUL character, which is not allowed in text.`) };
   }
   const result = schema.safeParse(parsed);
   if (!result.success) {

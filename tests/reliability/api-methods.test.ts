@@ -108,4 +108,27 @@ describe('methods and paths under /api', () => {
       expect(await res.json()).toMatchObject({ error: { code: 'forbidden_origin' } });
     }
   });
+
+  const bodied = ROUTES.flatMap((route) =>
+    ['POST', 'PUT', 'PATCH', 'DELETE']
+      .filter((m) => exportedMethods(route).includes(m) && route.pattern !== '/api/stripe-webhook')
+      .map((method) => [route.pattern, method] as const),
+  );
+
+  it.each(bodied)(
+    '%s %s: JSON nested 8000 deep (16 KB, under every limit) is a JSON answer, never a 500',
+    async (pattern, method) => {
+      const deep = `${'['.repeat(8000)}${']'.repeat(8000)}`;
+      const res = await call(
+        new Request(`${ORIGIN}${pathOf(pattern)}`, {
+          method,
+          headers: { origin: ORIGIN, 'content-type': 'application/json' },
+          body: deep,
+        }),
+      );
+      // A 400 where the body is read (logout and the session check read none).
+      expect(res.status, await res.clone().text()).toBeLessThan(500);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    },
+  );
 });
