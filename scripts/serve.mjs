@@ -93,6 +93,15 @@ export function reportingSlowAnswers(handler, { slowMs = SLOW_ANSWER_MS, report 
   };
 }
 
+/**
+ * A redirect's target as a path on this shop. A browser reads a Location that starts with two slashes (or a slash and a
+ * backslash, or either with blanks between) as another host: `//evil.com/x` leaves the shop. Any such run at the
+ * start is one slash here, whatever produced the Location (our trailing-slash redirect, Astro's own).
+ */
+export function onThisSite(location) {
+  return typeof location === 'string' && location.startsWith('/') ? `/${location.replace(/^[/\\\s]+/, '')}` : location;
+}
+
 export function withSecurityHeaders(handler, { policy: pagesPolicy, https, stripe = false }) {
   const headers = securityHeaders({ https });
   const allowed = (value) => (stripe ? value : withoutStripe(value));
@@ -107,6 +116,8 @@ export function withSecurityHeaders(handler, { policy: pagesPolicy, https, strip
       const value = existing === undefined ? policy : framingForbidden(allowed(String(existing)));
       if (given && 'content-security-policy' in given) given['content-security-policy'] = value;
       else res.setHeader('content-security-policy', value);
+      if (given && 'location' in given) given.location = onThisSite(given.location);
+      else if (res.hasHeader('location')) res.setHeader('location', onThisSite(res.getHeader('location')));
       return writeHead.call(this, status, ...rest);
     };
     handler(req, res);
@@ -176,7 +187,7 @@ export function withBuiltFiles(app, client) {
       } catch {}
     }
     if (isDirectory && path !== '/' && path.endsWith('/')) {
-      res.writeHead(301, { location: `${path.slice(0, -1)}${query}` });
+      res.writeHead(301, { location: onThisSite(`${path.slice(0, -1)}${query}`) });
       res.end();
       return;
     }

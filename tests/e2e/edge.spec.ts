@@ -174,3 +174,17 @@ test('a raw request with a NUL in its address is answered 400, not 500', async (
   expect(answer.status).toBe(400);
   expect(errorMessage(answer)).toMatch(/NUL character/);
 });
+
+test('no request path makes the built shop redirect off the site', async ({ baseURL }) => {
+  const { hostname, port } = new URL(baseURL ?? '');
+  for (const path of ['//evil.com/%2e%2e/', '//evil.com/', '/\\evil.com/%2e%2e/', '///evil.com/product/', '//evil.com/about/']) {
+    // The path goes out exactly as written: a URL object would resolve it against the host.
+    const answer = await new Promise<http.IncomingMessage>((resolve, reject) =>
+      http.get({ hostname, port, path }, resolve).on('error', reject),
+    );
+    answer.resume();
+    const location = answer.headers.location;
+    if (location !== undefined)
+      expect(new URL(location, baseURL).host, `${path} → ${location}`).toBe(new URL(baseURL ?? '').host);
+  }
+});
