@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { quoteRates } from '@/features/checkout/checkout.server';
 import { createShipment, labelJob, orderEmailJob } from '@/features/checkout/fulfilment.server';
-import { recordOrder, startCheckout } from '@/features/checkout/order.server';
+import { CHECKOUT_PROBLEMS, recordOrder, startCheckout } from '@/features/checkout/order.server';
 import { orderByToken } from '@/features/checkout/order-page.server';
 import { handlePaymentEvent, reconcilePayments } from '@/features/checkout/payment-events.server';
 import { orderNumber } from '@/features/orders/orders';
@@ -174,6 +174,35 @@ describe(`recording an order on ${TEST_DATABASE_KIND}`, () => {
     expect(other.paymentIntentId).not.toBe(started.paymentIntentId);
     const status: PaymentIntentStatus = (await payments.retrieveIntent(started.paymentIntentId)).status;
     expect(status).toBe('requires_payment_method');
+  });
+
+  it('a cart changed while its card is being confirmed is a 409 the checkout shows, and the payment keeps its amount', async () => {
+    const { payments, started } = await pricedCheckout([soap]);
+    const quoted = await quoteRates(db, createRateTableShipping(), catalogue, { toAddress: address, lines: [soap, scrubs] });
+    if (!quoted.ok) throw new Error(quoted.message);
+    // The card is confirmed after the change read the payment as still open, and before it updated it.
+    const racing: PaymentsPort = {
+      ...payments,
+      retrieveIntent: async (id) => {
+        const intent = await payments.retrieveIntent(id);
+        await payments.confirm(started.clientSecret, card);
+        return intent;
+      },
+    };
+    const changed = await startCheckout(db, racing, catalogue, null, {
+      lines: [soap, scrubs],
+      address,
+      rateId: quoted.rates[0]?.id ?? '',
+      previousClientSecret: started.clientSecret,
+    });
+    expect(changed).toEqual({ ok: false, status: 409, message: CHECKOUT_PROBLEMS.paymentUnderWay });
+    const intent = await payments.retrieveIntent(started.paymentIntentId);
+    expect(intent).toMatchObject({ status: 'succeeded', amountCents: started.totals.totalCents });
+    const [checkout] = await db.query<{ total_cents: number }>(
+      `select total_cents from public.checkouts where payment_intent_id = $1`,
+      [started.paymentIntentId],
+    );
+    expect(checkout?.total_cents).toBe(started.totals.totalCents);
   });
 
   it('a signed succeeded-payment event records the order once; a replay, a tampered or an unsigned event change nothing', async () => {

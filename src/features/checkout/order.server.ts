@@ -5,7 +5,7 @@ import { newToken, tokenHash } from '@/server/auth/tokens.server';
 import { type Database, jsonColumn, type Sql } from '@/server/db/database.server';
 import { asService, serviceStatement } from '@/server/db/roles.server';
 import { queueJob } from '@/server/outbox/jobs.server';
-import type { PaymentIntent, PaymentsPort } from '@/server/payments/payments.port';
+import { IntentNotUpdatableError, type PaymentIntent, type PaymentsPort } from '@/server/payments/payments.port';
 import { type Address, addressSchema } from '@/server/shipping/shipping.port';
 import { cartId } from '../cart/cart';
 import { cartProblem } from '../cart/cart.rules';
@@ -41,6 +41,8 @@ export const CHECKOUT_PROBLEMS = {
   notFound: 'No checkout was found for this payment.',
   notPaid: 'The payment has not gone through.',
   mismatch: 'The payment does not match the order. It has been set aside for the shop to check.',
+  paymentUnderWay:
+    'Your payment for this cart is already being processed, so the cart can no longer change. Please wait a moment.',
 } as const;
 
 export type StartResult =
@@ -99,10 +101,18 @@ export async function startCheckout(
       };
     }
     if (previous.intent.status === 'requires_payment_method') {
-      const intent = await payments.updateIntent(previous.intent.id, {
-        amountCents: totals.totalCents,
-        metadata: { ...metadata, checkout_id: previous.checkoutId },
-      });
+      let intent: PaymentIntent;
+      try {
+        intent = await payments.updateIntent(previous.intent.id, {
+          amountCents: totals.totalCents,
+          metadata: { ...metadata, checkout_id: previous.checkoutId },
+        });
+      } catch (error) {
+        // The card was confirmed since the payment was read: it pays for the cart as it was, which stays recorded.
+        if (error instanceof IntentNotUpdatableError)
+          return { ok: false, status: 409, message: CHECKOUT_PROBLEMS.paymentUnderWay };
+        throw error;
+      }
       await serviceStatement(
         db,
         `update public.checkouts set lines = $2::text::jsonb, address = $3::text::jsonb, rate = $4::text::jsonb,
