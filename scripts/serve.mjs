@@ -117,7 +117,7 @@ export function withSecurityHeaders(handler, { policy: pagesPolicy, https, strip
       if (given && 'content-security-policy' in given) given['content-security-policy'] = value;
       else res.setHeader('content-security-policy', value);
       if (given && 'location' in given) given.location = onThisSite(given.location);
-      else if (res.hasHeader('location')) res.setHeader('location', onThisSite(res.getHeader('location')));
+      else if (res.getHeader('location') !== undefined) res.setHeader('location', onThisSite(res.getHeader('location')));
       return writeHead.call(this, status, ...rest);
     };
     handler(req, res);

@@ -145,3 +145,30 @@ describe('fields a shopper may not set', () => {
     expect(login.status).toBeGreaterThanOrEqual(400);
   });
 });
+
+describe('shipping is priced where the ZIP code is', () => {
+  const beverlyHillsGa = { ...ADDRESS, city: 'Beverly Hills', state: 'GA', zip: '90210' };
+  const message = 'ZIP code 90210 is in California, not Georgia. Please check the ZIP code and state.';
+
+  it('a quote for a ZIP code outside its state is a 400 naming both, and quotes nothing', async () => {
+    const before = await shop.db.query<{ n: number }>('select count(*)::int as n from public.shipping_quotes');
+    const res = await call(apiRequest('POST', '/api/shippo-rates', { toAddress: beverlyHillsGa, lines: [SOAP] }));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { message } });
+    expect(await shop.db.query('select count(*)::int as n from public.shipping_quotes')).toEqual(before);
+  });
+
+  it('the payment refuses the same address, even with a rate quoted for a real Georgia address', async () => {
+    const savannah = { ...ADDRESS, city: 'Savannah', state: 'GA', zip: '31401' };
+    const { rates } = await expectJson<{ rates: { object_id: string }[] }>(
+      call(apiRequest('POST', '/api/shippo-rates', { toAddress: savannah, lines: [SOAP] }), { jar: ann }),
+      200,
+    );
+    const res = await call(
+      apiRequest('POST', '/api/create-payment-intent', { lines: [SOAP], address: beverlyHillsGa, rateId: rates[0]?.object_id }),
+      { jar: ann },
+    );
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { message } });
+  });
+});

@@ -38,6 +38,12 @@ describe('the address stage', () => {
     expect(addressErrors({ ...filled, zipCode: '31401-1234' })).toEqual({});
     expect(addressErrors({ ...filled, state: 'PR' })).toEqual({ state: CHECKOUT_MESSAGES.invalidState });
   });
+
+  it('says next to the ZIP code when it is outside the chosen state', () => {
+    expect(addressErrors({ ...filled, state: 'GA', zipCode: '90210' })).toEqual({
+      zipCode: 'ZIP code 90210 is in California, not Georgia. Please check the ZIP code and state.',
+    });
+  });
 });
 
 describe('messages and numbers', () => {

@@ -4,6 +4,7 @@
 import { isEmail } from '@/lib/email';
 import { fallbackShippingCents } from './pricing';
 import { isUsStateCode } from './states';
+import { zipStateProblem } from './zip-codes';
 
 /** The address stage's fields, named as the spec names them. The country is fixed to US. */
 export interface AddressFields {
@@ -53,6 +54,8 @@ export function addressErrors(fields: AddressFields): Partial<Record<keyof Addre
   if (fields.email.trim() && !isEmail(fields.email.trim())) errors.email = CHECKOUT_MESSAGES.invalidEmail;
   if (fields.zipCode.trim() && !ZIP.test(fields.zipCode.trim())) errors.zipCode = CHECKOUT_MESSAGES.invalidZip;
   if (fields.state && !isUsStateCode(fields.state)) errors.state = CHECKOUT_MESSAGES.invalidState;
+  const outside = zipStateProblem(fields.zipCode, fields.state);
+  if (outside) errors.zipCode = outside;
   return errors;
 }
 

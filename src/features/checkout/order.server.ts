@@ -6,7 +6,7 @@ import { type Database, jsonColumn, type Sql } from '@/server/db/database.server
 import { asService, serviceStatement } from '@/server/db/roles.server';
 import { queueJob } from '@/server/outbox/jobs.server';
 import { IntentNotUpdatableError, type PaymentIntent, type PaymentsPort } from '@/server/payments/payments.port';
-import { type Address, addressSchema } from '@/server/shipping/shipping.port';
+import { type Address, addressWithEmailSchema } from '@/server/shipping/shipping.port';
 import { cartId } from '../cart/cart';
 import { cartProblem } from '../cart/cart.rules';
 import type { CheckoutRate } from './checkout';
@@ -16,7 +16,7 @@ import { type OrderTotals, orderTotals } from './pricing';
 /** The body of POST /api/create-payment-intent. An `amount` the browser sends is ignored: the server prices the cart. */
 export const paymentIntentBody = z.object({
   lines: checkoutLines,
-  address: addressSchema.extend({ email: addressSchema.shape.email.unwrap() }),
+  address: addressWithEmailSchema,
   rateId: z.string({ error: 'Choose a shipping rate.' }).min(1, { error: 'Choose a shipping rate.' }).max(200),
   /** The client secret of the payment this browser opened before, so a changed cart updates it instead of adding one. */
   previousClientSecret: z.string().max(300).optional(),

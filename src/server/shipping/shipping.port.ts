@@ -1,6 +1,7 @@
 import { z } from 'astro/zod';
 import { PARCEL } from '@/features/checkout/pricing';
 import { isUsStateCode } from '@/features/checkout/states';
+import { zipStateProblem } from '@/features/checkout/zip-codes';
 import { CONTACT } from '@/features/contact/contact';
 import { isEmail } from '@/lib/email';
 
@@ -15,8 +16,8 @@ const text = (field: string, max: number) =>
     .min(1, { error: `${field} is required` })
     .max(max, { error: `${field} is too long` });
 
-/** A US postal address. Ship-to addresses come from the shopper; the ship-from address is `WAREHOUSE`. */
-export const addressSchema = z.object({
+/** The fields of a US postal address. */
+const addressFields = z.object({
   name: text('Name', 100),
   street1: text('Street address', 200),
   city: text('City', 100),
@@ -34,6 +35,22 @@ export const addressSchema = z.object({
   email: z.string().trim().refine(isEmail, { error: 'Enter a valid e-mail address' }).optional(),
   phone: z.string().trim().max(30).optional(),
 });
+
+/** Shipping is priced by the state, and the label goes to the ZIP code: an address whose two disagree is refused. */
+function zipInState<S extends z.ZodType<{ zip: string; state: string }>>(schema: S) {
+  return schema.superRefine((address, ctx) => {
+    // Only reached with both fields well-formed strings; checked again since a refinement's input is not narrowed.
+    if (typeof address.zip !== 'string' || typeof address.state !== 'string') return;
+    const message = zipStateProblem(address.zip, address.state);
+    if (message) ctx.addIssue({ code: 'custom', path: ['zip'], message });
+  });
+}
+
+/** A US postal address. Ship-to addresses come from the shopper; the ship-from address is `WAREHOUSE`. */
+export const addressSchema = zipInState(addressFields);
+
+/** A ship-to address with the e-mail the order's mail goes to, which checkout requires. */
+export const addressWithEmailSchema = zipInState(addressFields.extend({ email: addressFields.shape.email.unwrap() }));
 
 export type Address = z.infer<typeof addressSchema>;
 
