@@ -62,7 +62,7 @@ export async function listOrders(tx: Sql, catalogue: CatalogueIndex): Promise<Or
                       from public.order_items i where i.order_id = o.id), '[]'::json) as items
      from public.orders o
      where o.user_id = (select auth.uid())
-     order by o.created_at desc, o.id`,
+     order by o.created_at desc, o.seq desc`,
   );
   return rows.map((row) => ({
     id: row.id,

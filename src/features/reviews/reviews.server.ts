@@ -53,7 +53,7 @@ function toView(row: ReviewRow): ReviewView {
 /** The shopper reviews of a product the caller may see, newest first, with totals over every approved one. */
 export async function listReviews(tx: Sql, productId: number): Promise<ShopperReviews> {
   const rows = await tx.query<ReviewRow>(
-    `select ${COLUMNS} from public.product_reviews where product_id = $1 order by created_at desc, id desc limit $2`,
+    `select ${COLUMNS} from public.product_reviews where product_id = $1 order by created_at desc, seq desc limit $2`,
     [productId, REVIEW_PAGE_SIZE],
   );
   const [totals] = await tx.query<{ count: number; rating_sum: number }>(

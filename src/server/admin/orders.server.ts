@@ -22,6 +22,7 @@ import { queueJob } from '../outbox/jobs.server';
 import { MAX_ATTEMPTS } from '../outbox/outbox.server';
 import { type PaymentIntentStatus, PaymentsError, type PaymentsPort, type Refund } from '../payments/payments.port';
 import { type AdminCaller, recordAction } from './admin.server';
+import { seqOf } from './paging.server';
 
 // The orders part of the admin (issue 10): the list, an order's page, and what an admin may do to an order. Every
 // query runs as service_role through the admin's `run`; every change records its admin_actions row in the same
@@ -106,8 +107,8 @@ export async function listOrdersForAdmin(
         and ($5::uuid is null or o.id = $5::uuid)
         and ($6::text is null or o.customer_email ilike $6 escape '\\' or o.customer_name ilike $6 escape '\\'
              or right(o.id::text, 6) = $7::text)
-        and ($8::timestamptz is null or (o.created_at, o.id) < ($8::timestamptz, $9::uuid))
-      order by o.created_at desc, o.id desc
+        and ($8::timestamptz is null or (o.created_at, o.seq) < ($8::timestamptz, ${seqOf('public.orders', '$9')}))
+      order by o.created_at desc, o.seq desc
       limit $10`,
     [
       query.status ? JSON.stringify(storedSpellings(query.status)) : null,

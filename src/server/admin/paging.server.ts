@@ -13,6 +13,14 @@ export interface Cursor {
  */
 export const isoText = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
+/**
+ * SQL for the insertion number (`seq`) of the row of `table` whose id is the parameter `param`: lists of rows keyed by
+ * UUIDs order rows of the same time by it, and a cursor names its row by id. A row gone since is taken as the last
+ * of its time, so the next page still starts after it.
+ */
+export const seqOf = (table: string, param: string) =>
+  `coalesce((select seq from ${table} where id = ${param}::uuid), 9223372036854775807)`;
+
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

@@ -11,7 +11,7 @@ import type { CookieJar } from '../auth/auth.port';
 import type { Sql } from '../db/database.server';
 import { json, problem, readJson } from '../http.server';
 import { type Admin, type AdminDeps, recordAction, requireAdminOf } from './admin.server';
-import { type Cursor, isoText, type Page, toPage } from './paging.server';
+import { type Cursor, isoText, type Page, seqOf, toPage } from './paging.server';
 
 // Review moderation (issue 10). A review is pending (neither flag), approved (`is_approved`: everyone sees it and it
 // counts in the product's rating) or rejected (`rejected_at`: nobody sees it, its author included). Decisions run as
@@ -46,8 +46,8 @@ export async function pendingReviews(
      from public.product_reviews r
      left join public.products p on p.id = r.product_id
      left join auth.users u on u.id = r.user_id
-     where ${PENDING} and ($1::timestamptz is null or (r.created_at, r.id) < ($1::timestamptz, $2::uuid))
-     order by r.created_at desc, r.id desc
+     where ${PENDING} and ($1::timestamptz is null or (r.created_at, r.seq) < ($1::timestamptz, ${seqOf('public.product_reviews', '$2')}))
+     order by r.created_at desc, r.seq desc
      limit $3`,
     [after?.at ?? null, after?.id ?? null, limit + 1],
   );
