@@ -1,8 +1,9 @@
 // Makes an account an admin of the shop: npm run admin:create -- owner@example.com
 //
 // With built-in accounts (the embedded default) it promotes a verified account, or creates a verified one with a
-// password it asks for (ADMIN_PASSWORD, or typed at the prompt). With Supabase accounts it only promotes: sign up and
-// verify in the shop first, or list the address in ADMIN_EMAILS. Reads the same configuration as the server. The
+// password it asks for (ADMIN_PASSWORD, or typed at the prompt). With Supabase accounts it only promotes: sign up,
+// confirm and log in to the shop with your own password first (ADMIN_EMAILS is refused there). Reads the same
+// configuration as the server. The
 // embedded database is locked to one process: stop the shop first.
 import { createInterface } from 'node:readline';
 import { runnerImport } from 'vite';
@@ -58,7 +59,7 @@ try {
     if (config.auth.kind === 'supabase') {
       result = {
         ok: false,
-        message: `${email} has no verified Supabase account: sign up and verify in the shop first, or add it to ADMIN_EMAILS.`,
+        message: `${email} has no verified Supabase account: sign up, confirm and log in to the shop with your own password first.`,
       };
     } else {
       const password = await askPassword(`${email} has no verified account yet: one will be created.`);

@@ -29,6 +29,14 @@ describe('configuration', () => {
     );
   });
 
+  it('refuses ADMIN_EMAILS with Supabase accounts, where the first sign-up of an address chooses its password', () => {
+    const supabase = { SUPABASE_URL: 'https://x.supabase.co', SUPABASE_ANON_KEY: 'anon' };
+    expect(() => loadConfig({ ...supabase, ADMIN_EMAILS: 'owner@example.com' })).toThrow(
+      /ADMIN_EMAILS is not accepted with Supabase accounts.*npm run admin:create/,
+    );
+    expect(loadConfig(supabase).adminEmails).toEqual([]);
+  });
+
   it('switches each port to its production adapter', () => {
     const config = loadConfig({
       DATABASE_URL: 'postgres://u@db.example.com:5432/shop',

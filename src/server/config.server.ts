@@ -99,6 +99,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   }
   const parsed = result.data;
   if (supabase) url('SUPABASE_URL').parse(supabase.SUPABASE_URL);
+  // Supabase Auth keeps the password of the first sign-up of an unconfirmed address (and confirms without a link when
+  // the project auto-confirms): whoever signed up first with the owner's address would hold the admin's password.
+  if (supabase && (parsed.ADMIN_EMAILS as readonly string[]).length > 0) {
+    throw new Error(
+      "ADMIN_EMAILS is not accepted with Supabase accounts: the shop cannot tell who chose a Supabase account's password. " +
+        'Sign up and log in to the shop with your own password, then promote that account with npm run admin:create -- <email>.',
+    );
+  }
   // The publishable key is sent to every browser: a secret key pasted into its slot must stop the server, not leak.
   if (stripe) {
     for (const [key, prefix] of [

@@ -18,6 +18,11 @@ export const LIMITS = {
   /** Wrong passwords from one address, many accounts tried (a shared office or school network still gets room). */
   loginPerAddress: { limit: 50, windowSeconds: 300 },
   signupPerAddress: { limit: 20, windowSeconds: 3600 },
+  /**
+   * Sign-ups for one e-mail address, whoever sends them: each mails that address (a confirmation, or 'you already have
+   * an account'), so the shop is no way to flood someone's mailbox.
+   */
+  signupPerEmail: { limit: 3, windowSeconds: 3600 },
   resetPerEmail: { limit: 5, windowSeconds: 900 },
   resetPerAddress: { limit: 20, windowSeconds: 900 },
   contactPerAddress: { limit: 5, windowSeconds: 600 },

@@ -77,6 +77,16 @@ async function start(): Promise<Services> {
   const payments = createPayments(config.payments, db);
   const address = createAddressSuggestions(config.address);
   const { publicOrigin } = config;
+  // Secure cookies whenever the public origin is https (production); plain http on a developer's machine.
+  const secureCookies = config.publicOrigin.startsWith('https:');
+  // Accounts wake the outbox worker when they queue mail; the worker, started below, runs their password-reset jobs.
+  let nudgeOutbox = () => {};
+  const auth =
+    config.auth.kind === 'supabase'
+      ? createSupabaseAuth({ url: config.auth.url, anonKey: config.auth.anonKey, secureCookies })
+      : // Sessions are kept in memory: exact on the embedded database, which only this process writes, and on
+        // PostgreSQL while its notifications of other servers' writes arrive (session-cache.server.ts).
+        createBuiltInAuth({ db, secureCookies, onMailQueued: () => nudgeOutbox(), cacheSessions: true });
   const worker = startOutboxWorker(
     db,
     jobHandlers({
@@ -84,9 +94,11 @@ async function start(): Promise<Services> {
       'order-label': labelJob({ db, shipping, publicOrigin }),
       'order-email': orderEmailJob({ db, mail, publicOrigin, shopEmail: config.shopEmail }),
       'order-shipped-email': shippedEmailJob({ db, mail, publicOrigin }),
+      'password-reset': ({ email }) => auth.requestPasswordReset(email, { origin: publicOrigin }),
     } satisfies JobHandlers),
     { intervalMs: 5000 },
   );
+  nudgeOutbox = () => worker.nudge();
   const prune = setInterval(
     () => pruneRateLimits(db).catch((error: unknown) => console.warn('[rate limits] prune failed:', error)),
     3_600_000,
@@ -101,15 +113,6 @@ async function start(): Promise<Services> {
     5 * 60_000,
   );
   reconcile.unref();
-
-  // Secure cookies whenever the public origin is https (production); plain http on a developer's machine.
-  const secureCookies = config.publicOrigin.startsWith('https:');
-  const auth =
-    config.auth.kind === 'supabase'
-      ? createSupabaseAuth({ url: config.auth.url, anonKey: config.auth.anonKey, secureCookies })
-      : // Sessions are kept in memory: exact on the embedded database, which only this process writes, and on
-        // PostgreSQL while its notifications of other servers' writes arrive (session-cache.server.ts).
-        createBuiltInAuth({ db, secureCookies, onMailQueued: () => worker.nudge(), cacheSessions: true });
 
   const where = config.database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.database.dir}`;
   console.log(

@@ -119,13 +119,13 @@ describe('Supabase Auth adapter against a GoTrue-speaking fake', () => {
       redirectTo: `${ORIGIN}/api/auth/verify`,
     });
     const mark = fake.requests.length;
-    expect(await auth.verifyEmail(token)).toEqual({ ok: true, value: undefined });
+    expect(await auth.verifyEmail({ token, password: PASSWORD })).toEqual({ ok: true, value: { email } });
     expect(fake.requests.slice(mark).map((r) => `${r.method} ${r.path}?${new URLSearchParams(r.query)}`)).toEqual([
       'POST /auth/v1/verify?',
       // Supabase signed the shopper in on verification; nobody holds that session, so it is revoked.
       'POST /auth/v1/logout?scope=local',
     ]);
-    expect(await auth.verifyEmail(token)).toEqual({
+    expect(await auth.verifyEmail({ token, password: PASSWORD })).toEqual({
       ok: false,
       error: { code: 'invalid_token', message: AUTH_MESSAGES.invalidToken },
     });
@@ -373,7 +373,10 @@ describe('Supabase Auth adapter against a GoTrue-speaking fake', () => {
       ok: false,
       error: { code: 'invalid_token' },
     });
-    expect(await auth.verifyEmail('not-a-token')).toMatchObject({ ok: false, error: { code: 'invalid_token' } });
+    expect(await auth.verifyEmail({ token: 'not-a-token', password: PASSWORD })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_token' },
+    });
   });
 
   it('answers a reset request for an unknown e-mail the same way, and only logs an outage', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AUTH_MESSAGES } from '@/features/auth/auth.rules';
 import { createBuiltInAuth, SESSION_COOKIE } from '@/server/auth/builtin.server';
 import { activeSession } from '@/server/auth/session.server';
 import { asService } from '@/server/db/roles.server';
@@ -32,7 +33,7 @@ describe(`built-in accounts on ${TEST_DATABASE_KIND}`, () => {
     expect(await signUp('Maya@Example.com')).toEqual({ ok: true, value: undefined });
     const mail = await lastMail('maya@example.com');
     expect(mail.subject).toBe('Confirm your Aurelia account');
-    expect(mail.text).toContain(`${origin}/api/auth/verify?token=`);
+    expect(mail.text).toContain(`${origin}/confirm-email?token=`);
 
     const jar = browser();
     expect(await auth().signIn({ email: 'maya@example.com', password: 'lavender-fields' }, jar)).toEqual({
@@ -40,8 +41,8 @@ describe(`built-in accounts on ${TEST_DATABASE_KIND}`, () => {
       error: { code: 'email_not_confirmed', message: 'Email not confirmed' },
     });
 
-    expect((await auth().verifyEmail(mail.token)).ok).toBe(true);
-    expect((await auth().verifyEmail(mail.token)).ok).toBe(false); // single use
+    expect((await auth().verifyEmail({ token: mail.token, password: 'lavender-fields' })).ok).toBe(true);
+    expect((await auth().verifyEmail({ token: mail.token, password: 'lavender-fields' })).ok).toBe(false); // single use
 
     const login = await auth().signIn({ email: ' MAYA@example.com ', password: 'lavender-fields' }, jar);
     expect(login).toMatchObject({ ok: true, value: { email: 'maya@example.com', firstName: 'Maya', lastName: 'Thompson' } });
@@ -67,13 +68,40 @@ describe(`built-in accounts on ${TEST_DATABASE_KIND}`, () => {
   it('answers a sign-up for an existing account exactly like a new one, and mails the owner instead', async () => {
     await signUp('twice@example.com');
     const first = await lastMail('twice@example.com');
-    await auth().verifyEmail(first.token);
+    await auth().verifyEmail({ token: first.token, password: 'lavender-fields' });
     expect(await signUp('twice@example.com', 'another-password')).toEqual({ ok: true, value: undefined });
     expect((await lastMail('twice@example.com')).subject).toBe('You already have an Aurelia account');
     const [count] = await db.query<{ n: number }>(`select count(*)::int as n from auth.users where email = 'twice@example.com'`);
     expect(count?.n).toBe(1);
     // The original password still works: the second sign-up changed nothing.
     expect((await auth().signIn({ email: 'twice@example.com', password: 'lavender-fields' }, browser())).ok).toBe(true);
+  });
+
+  it('puts nothing the sender typed into the confirmation mail: a first name carrying a lure is not greeted', async () => {
+    const lure = 'URGENT: your account is locked. Re-verify at http://evil.example/a';
+    await auth().signUp({ email: 'lure@example.com', password: 'lavender-fields', firstName: lure, lastName: lure }, { origin });
+    const mail = await lastMail('lure@example.com');
+    const [payload] = await db.query<{ html: string }>(
+      `select payload ->> 'html' as html from public.outbox where payload ->> 'to' = 'lure@example.com'`,
+    );
+    for (const text of [mail.text, mail.subject, payload?.html ?? '']) {
+      expect(text).not.toContain('evil.example');
+      expect(text).not.toContain('URGENT');
+    }
+    expect(mail.text).toContain('Hello,');
+  });
+
+  it('a sign-up with a confirmed address mails no reset link, so the owner’s own reset link keeps working', async () => {
+    await signUp('owner-reset@example.com');
+    await auth().verifyEmail({ token: (await lastMail('owner-reset@example.com')).token, password: 'lavender-fields' });
+    await auth().requestPasswordReset('owner-reset@example.com', { origin });
+    const reset = await lastMail('owner-reset@example.com');
+    for (let i = 0; i < 3; i++) await signUp('owner-reset@example.com', `strangers-password-${i}`);
+    const exists = await lastMail('owner-reset@example.com');
+    expect(exists.subject).toBe('You already have an Aurelia account');
+    expect(exists.text).not.toContain('token=');
+    expect(exists.text).toContain(`${origin}/`);
+    expect((await auth().resetPassword({ token: reset.token, password: 'owners-new-password' })).ok).toBe(true);
   });
 
   describe('pre-hijacking: an attacker signs up first with the victim’s address', () => {
@@ -87,10 +115,9 @@ describe(`built-in accounts on ${TEST_DATABASE_KIND}`, () => {
       const attackersLink = (await lastMail(victim.email)).token; // lands in the victim's mailbox, unread
       await join(victim);
       const mail = await lastMail(victim.email);
-      expect(mail.text).toContain('Hello Vera,');
       expect(mail.text).not.toContain('Mallory');
 
-      expect((await auth().verifyEmail(mail.token)).ok).toBe(true);
+      expect((await auth().verifyEmail({ token: mail.token, password: victim.password })).ok).toBe(true);
       expect(await canSignIn(attacker.password)).toBe(false);
       const jar = browser();
       expect(await auth().signIn({ email: victim.email, password: victim.password }, jar)).toMatchObject({
@@ -98,7 +125,8 @@ describe(`built-in accounts on ${TEST_DATABASE_KIND}`, () => {
         value: { firstName: 'Vera', lastName: 'Victim' },
       });
       // The attacker's own link, had it been clicked later, can no longer change anything.
-      expect((await auth().verifyEmail(attackersLink)).ok).toBe(false);
+      expect((await auth().verifyEmail({ token: attackersLink, password: attacker.password })).ok).toBe(false);
+      expect((await auth().verifyEmail({ token: attackersLink, password: victim.password })).ok).toBe(false);
       expect(await canSignIn(attacker.password)).toBe(false);
       expect(await auth().currentSession(jar)).not.toBeNull();
     });
@@ -110,15 +138,59 @@ describe(`built-in accounts on ${TEST_DATABASE_KIND}`, () => {
       await auth().signUp({ ...attacker, email }, { origin });
       const attackersLink = (await lastMail(email)).token;
 
-      expect((await auth().verifyEmail(victimsLink)).ok).toBe(true);
+      expect((await auth().verifyEmail({ token: victimsLink, password: victim.password })).ok).toBe(true);
       expect((await auth().signIn({ email, password: attacker.password }, browser())).ok).toBe(false);
       expect(await auth().signIn({ email, password: victim.password }, browser())).toMatchObject({
         ok: true,
         value: { firstName: 'Vera' },
       });
       // Verifying spent every other pending sign-up: the attacker's link is dead and changes nothing.
-      expect((await auth().verifyEmail(attackersLink)).ok).toBe(false);
+      expect((await auth().verifyEmail({ token: attackersLink, password: attacker.password })).ok).toBe(false);
       expect((await auth().signIn({ email, password: victim.password }, browser())).ok).toBe(true);
+    });
+
+    it('victim clicks the attacker’s older link: it confirms with the victim’s password, never the attacker’s', async () => {
+      const email = 'victim6@example.com';
+      await auth().signUp({ ...attacker, email }, { origin });
+      const attackersLink = (await lastMail(email)).token;
+      await auth().signUp({ ...victim, email }, { origin });
+      // Two identical mails: the victim opens the older one, and types their own password.
+      expect((await auth().verifyEmail({ token: attackersLink, password: victim.password })).ok).toBe(true);
+      expect((await auth().signIn({ email, password: attacker.password }, browser())).ok).toBe(false);
+      expect(await auth().signIn({ email, password: victim.password }, browser())).toMatchObject({
+        ok: true,
+        value: { firstName: 'Vera', lastName: 'Victim' },
+      });
+    });
+
+    it('a link the mailbox’s owner never asked for confirms nothing without the password chosen with it', async () => {
+      const email = 'victim7@example.com';
+      await auth().signUp({ ...attacker, email }, { origin });
+      const unsolicited = (await lastMail(email)).token;
+      // The owner clicks, and types what they would use: not the attacker's password.
+      expect(await auth().verifyEmail({ token: unsolicited, password: victim.password })).toEqual({
+        ok: false,
+        error: { code: 'invalid_credentials', message: AUTH_MESSAGES.confirmPasswordWrong },
+      });
+      const [user] = await db.query<{ confirmed: boolean }>(
+        `select email_confirmed_at is not null as confirmed from auth.users where email = $1`,
+        [email],
+      );
+      expect(user?.confirmed).toBe(false);
+      expect((await auth().signIn({ email, password: attacker.password }, browser())).ok).toBe(false);
+      // Nothing was spent: the owner can still confirm with a reset, which sets a password they choose.
+      await auth().requestPasswordReset(email, { origin });
+      expect((await auth().resetPassword({ token: (await lastMail(email)).token, password: victim.password })).ok).toBe(true);
+      expect((await auth().signIn({ email, password: attacker.password }, browser())).ok).toBe(false);
+      expect((await auth().verifyEmail({ token: unsolicited, password: attacker.password })).ok).toBe(false);
+    });
+
+    it('two confirmations of one link at once confirm it once', async () => {
+      const email = 'victim8@example.com';
+      await auth().signUp({ ...victim, email }, { origin });
+      const link = (await lastMail(email)).token;
+      const results = await Promise.all([1, 2].map(() => auth().verifyEmail({ token: link, password: victim.password })));
+      expect(results.filter((r) => r.ok)).toHaveLength(1);
     });
 
     it('no one holds a session on an unverified account, whichever password they try', async () => {
@@ -143,7 +215,7 @@ describe(`built-in accounts on ${TEST_DATABASE_KIND}`, () => {
       const attackersLink = (await lastMail(email)).token;
       await auth().requestPasswordReset(email, { origin });
       expect((await auth().resetPassword({ token: (await lastMail(email)).token, password: victim.password })).ok).toBe(true);
-      expect((await auth().verifyEmail(attackersLink)).ok).toBe(false);
+      expect((await auth().verifyEmail({ token: attackersLink, password: attacker.password })).ok).toBe(false);
       expect((await auth().signIn({ email, password: attacker.password }, browser())).ok).toBe(false);
       expect((await auth().signIn({ email, password: victim.password }, browser())).ok).toBe(true);
     });
@@ -152,7 +224,7 @@ describe(`built-in accounts on ${TEST_DATABASE_KIND}`, () => {
       const email = 'victim4@example.com';
       await auth().signUp({ ...attacker, email }, { origin });
       await auth().signUp({ ...victim, email }, { origin });
-      await auth().verifyEmail((await lastMail(email)).token);
+      await auth().verifyEmail({ token: (await lastMail(email)).token, password: victim.password });
       const [left] = await db.query<{ n: number }>(
         `select count(*)::int as n from public.auth_tokens t join auth.users u on u.id = t.user_id
          where u.email = $1 and (t.used_at is null or t.password_hash is not null)`,
@@ -164,7 +236,7 @@ describe(`built-in accounts on ${TEST_DATABASE_KIND}`, () => {
 
   it('refuses a wrong password and an unknown e-mail with the same answer', async () => {
     await signUp('known@example.com');
-    await auth().verifyEmail((await lastMail('known@example.com')).token);
+    await auth().verifyEmail({ token: (await lastMail('known@example.com')).token, password: 'lavender-fields' });
     const wrong = await auth().signIn({ email: 'known@example.com', password: 'nope-nope-nope' }, browser());
     const unknown = await auth().signIn({ email: 'nobody@example.com', password: 'nope-nope-nope' }, browser());
     expect(wrong).toEqual({ ok: false, error: { code: 'invalid_credentials', message: 'Invalid login credentials' } });
@@ -173,7 +245,7 @@ describe(`built-in accounts on ${TEST_DATABASE_KIND}`, () => {
 
   it('gives a new session id at every login and revokes the old one', async () => {
     await signUp('rotate@example.com');
-    await auth().verifyEmail((await lastMail('rotate@example.com')).token);
+    await auth().verifyEmail({ token: (await lastMail('rotate@example.com')).token, password: 'lavender-fields' });
     const jar = browser();
     await auth().signIn({ email: 'rotate@example.com', password: 'lavender-fields' }, jar);
     const before = jar.cookies.get(SESSION_COOKIE) ?? '';
@@ -187,7 +259,7 @@ describe(`built-in accounts on ${TEST_DATABASE_KIND}`, () => {
 
   it('resets a password with a single-use link and ends every other session', async () => {
     await signUp('reset@example.com');
-    await auth().verifyEmail((await lastMail('reset@example.com')).token);
+    await auth().verifyEmail({ token: (await lastMail('reset@example.com')).token, password: 'lavender-fields' });
     const elsewhere = browser();
     await auth().signIn({ email: 'reset@example.com', password: 'lavender-fields' }, elsewhere);
 
@@ -223,7 +295,7 @@ describe(`built-in accounts on ${TEST_DATABASE_KIND}`, () => {
 
   it('ends a session idle for 15 minutes, judged by the server clock', async () => {
     await signUp('idle@example.com');
-    await auth().verifyEmail((await lastMail('idle@example.com')).token);
+    await auth().verifyEmail({ token: (await lastMail('idle@example.com')).token, password: 'lavender-fields' });
     const jar = browser();
     await auth().signIn({ email: 'idle@example.com', password: 'lavender-fields' }, jar);
     const session = await activeSession(db, auth(), jar, { touch: true });

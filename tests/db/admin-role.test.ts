@@ -74,7 +74,7 @@ describe(`npm run admin:create on ${TEST_DATABASE_KIND}`, () => {
     );
     const attackerLink = /token=([\w-]+)/.exec(mail?.payload.text ?? '')?.[1] ?? '';
     expect(await createAdmin(db, { email, password: 'owner-lavender-9' })).toEqual({ ok: true, outcome: 'created' });
-    expect((await auth().verifyEmail(attackerLink)).ok).toBe(false);
+    expect((await auth().verifyEmail({ token: attackerLink, password: 'attacker-pass-1' })).ok).toBe(false);
     expect((await auth().signIn({ email, password: 'attacker-pass-1' }, browser())).ok).toBe(false);
     expect((await auth().signIn({ email, password: 'owner-lavender-9' }, browser())).ok).toBe(true);
   });

@@ -51,7 +51,7 @@ export async function openAccountDialog(page: Page, pane: 'Log in' | 'Sign up') 
   return dialog;
 }
 
-/** Signs up through the dialog and follows the verification link from the dev mailbox. */
+/** Signs up through the dialog and follows the verification link from the dev mailbox, which signs the shopper in. */
 export async function signUpAndVerify(page: Page, shopper: TestShopper) {
   await page.goto('/about');
   const dialog = await openAccountDialog(page, 'Sign up');
@@ -64,9 +64,12 @@ export async function signUpAndVerify(page: Page, shopper: TestShopper) {
   await expect(page.getByText('Account created! Please check your email to verify your account.')).toBeVisible();
   const mail = await waitForMail(shopper.email, /Confirm your Aurelia account/);
   await page.goto(mail.link);
-  await expect(page.getByText('Your email is verified. Welcome to Aurelia!')).toBeVisible();
-  // The link then opens the login pane, whose code loads on first use: wait for it rather than race it.
-  await expect(page.getByRole('dialog')).toBeVisible();
+  // The link asks for the password chosen at sign-up, then signs the shopper in.
+  await hydrated(page, '.narrow-form');
+  await page.getByLabel('Password').fill(shopper.password);
+  await page.getByRole('button', { name: 'Confirm my account' }).click();
+  await expect(page.getByRole('main').getByRole('status')).toHaveText('Your email is verified. Welcome to Aurelia!');
+  await expect(page.getByTestId('online-indicator')).toHaveText(`Online: ${shopper.firstName}`);
 }
 
 /** Logs in through the dialog (opening it if needed). */

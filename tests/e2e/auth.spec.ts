@@ -36,9 +36,6 @@ test.describe('accounts', () => {
   test('sign up → verify from the mailbox → log in → log out', async ({ page }) => {
     const shopper = newShopper('Maya');
     await signUpAndVerify(page, shopper);
-    // The verification link opens the login pane.
-    await logIn(page, shopper.email, shopper.password);
-    await expect(page.getByText('Welcome back!')).toBeVisible();
 
     const nav = page.getByRole('navigation', { name: 'Main' });
     await expect(page.getByTestId('online-indicator')).toHaveText('Online: Maya');
@@ -60,6 +57,34 @@ test.describe('accounts', () => {
     await expect(nav.getByRole('link', { name: 'My Orders' })).toHaveCount(0);
     const session = await page.request.get('/api/auth/session');
     expect(await session.json()).toEqual({ user: null });
+
+    await logIn(page, shopper.email, shopper.password);
+    await expect(page.getByText('Welcome back!')).toBeVisible();
+    await expect(page.getByTestId('online-indicator')).toHaveText('Online: Maya');
+  });
+
+  test('a confirmation link asks for the password chosen with it; another password confirms nothing', async ({ page }) => {
+    const shopper = newShopper('Nora');
+    await page.goto('/');
+    const headers = { origin: new URL(page.url()).origin };
+    const signup = await page.request.post('/api/auth/signup', {
+      headers,
+      data: { ...shopper, confirmPassword: shopper.password },
+    });
+    expect(signup.ok()).toBe(true);
+    const mail = await waitForMail(shopper.email, /Confirm your Aurelia account/);
+    await page.goto(mail.link);
+    await hydrated(page, '.narrow-form');
+    await page.getByLabel('Password').fill('someone-elses-password');
+    await page.getByRole('button', { name: 'Confirm my account' }).click();
+    await expect(page.getByRole('alert')).toHaveText(
+      'That is not the password this account was created with. Enter the password you chose when you signed up, or reset your password.',
+    );
+    await expect(page.getByTestId('online-indicator')).toHaveText('Guest');
+    // The link was not spent: the right password still confirms it.
+    await page.getByLabel('Password').fill(shopper.password);
+    await page.getByRole('button', { name: 'Confirm my account' }).click();
+    await expect(page.getByTestId('online-indicator')).toHaveText('Online: Nora');
   });
 
   test('a wrong password shows the error and signs nobody in', async ({ page }) => {
@@ -73,7 +98,9 @@ test.describe('accounts', () => {
   test('forgotten password: e-mailed single-use link sets a new one', async ({ page }) => {
     const shopper = newShopper('Rosa');
     await signUpAndVerify(page, shopper);
-    const dialog = page.getByRole('dialog');
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await expect(page.getByTestId('online-indicator')).toHaveText('Guest');
+    const dialog = await openAccountDialog(page, 'Log in');
     await dialog.getByRole('button', { name: 'Forgot your password?' }).click();
     await dialog.getByLabel('Email').fill(shopper.email);
     await dialog.getByRole('button', { name: 'Send reset link' }).click();
@@ -107,7 +134,6 @@ test.describe('accounts', () => {
     const shopper = newShopper('Ines');
     await page.clock.install();
     await signUpAndVerify(page, shopper);
-    await logIn(page, shopper.email, shopper.password);
     await expect(page.getByTestId('online-indicator')).toHaveText('Online: Ines');
     await page.goto('/contact');
     await hydrated(page, '.account-button');

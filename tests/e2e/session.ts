@@ -2,7 +2,7 @@ import type { APIRequestContext } from '@playwright/test';
 import { newShopper, type TestShopper, waitForMail } from './accounts';
 
 /**
- * Creates a verified shopper through the API (sign-up, the verification link from the dev mailbox) and signs
+ * Creates a verified shopper through the API (sign-up, the confirmation link from the dev mailbox) and signs
  * `request` in. Pass `page.request` to sign the page's browser context in too: it shares the cookies.
  * Faster than the dialog; the dialog itself is covered by auth.spec.ts.
  */
@@ -17,8 +17,9 @@ export async function signedInShopper(
   const signup = await request.post('/api/auth/signup', { headers, data: { ...shopper, confirmPassword: shopper.password } });
   if (!signup.ok()) throw new Error(`sign-up failed: ${signup.status()} ${await signup.text()}`);
   const mail = await waitForMail(shopper.email, /Confirm your Aurelia account/);
-  await request.get(mail.link);
-  const login = await request.post('/api/auth/login', { headers, data: { email: shopper.email, password: shopper.password } });
-  if (!login.ok()) throw new Error(`login failed: ${login.status()} ${await login.text()}`);
+  // What the confirmation page sends: the link's token and the password chosen at sign-up. It signs the shopper in.
+  const token = new URLSearchParams(mail.link.split('?')[1]).get('token');
+  const confirm = await request.post('/api/auth/verify', { headers, data: { token, password: shopper.password } });
+  if (!confirm.ok()) throw new Error(`confirmation failed: ${confirm.status()} ${await confirm.text()}`);
   return shopper;
 }

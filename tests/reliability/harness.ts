@@ -129,7 +129,7 @@ export async function signedIn(shop: TestShop, email: string, password = 'lavend
   );
   const token = /token=([\w-]+)/.exec(rows[0]?.text ?? '')?.[1];
   if (!token) throw new Error(`no verification mail for ${email}`);
-  if (!(await auth.verifyEmail(token)).ok) throw new Error(`verification failed for ${email}`);
+  if (!(await auth.verifyEmail({ token, password })).ok) throw new Error(`verification failed for ${email}`);
   const jar = browser();
   if (!(await auth.signIn({ email, password }, jar)).ok) throw new Error(`login failed for ${email}`);
   return jar;

@@ -88,6 +88,7 @@ export function startShop(
       'order-label': labelJob({ db, shipping, publicOrigin }),
       'order-email': orderEmailJob({ db, mail, publicOrigin, shopEmail }),
       'order-shipped-email': shippedEmailJob({ db, mail, publicOrigin }),
+      'password-reset': ({ email }) => services.auth.requestPasswordReset(email, { origin: publicOrigin }),
     });
     const runOutbox = (now?: Date) => processDue(db, handlers, now ? { now } : {});
     return { services, db, sent, mailDown, runOutbox };

@@ -81,8 +81,13 @@ export interface AuthPort {
   requestPasswordReset(email: string, links: { origin: string }): Promise<void>;
   /** Sets a new password with a reset token; the token is spent, other sessions are ended. */
   resetPassword(input: { token: string; password: string }): Promise<AuthResult>;
-  /** Confirms an e-mail address with the token from the verification link. */
-  verifyEmail(token: string): Promise<AuthResult>;
+  /**
+   * Confirms an e-mail address with the token from the verification link and the password its reader chose at sign-up;
+   * answers the account's e-mail, so the caller can sign them in with that password. Built-in accounts confirm only
+   * when the password is that of a sign-up still waiting, so a link alone never hands the account to whoever signed up
+   * with someone else's address. Supabase Auth keeps the password of the first sign-up itself (see the README).
+   */
+  verifyEmail(input: { token: string; password: string }): Promise<AuthResult<{ email: string }>>;
   /**
    * The session on this request, or null. Does not end idle sessions: the caller does (session.server.ts), from
    * `activity` when the adapter read it along with the session, else from session_activity.

@@ -30,3 +30,7 @@ export const resetRequestBody = z.object({
 export const resetBody = z
   .object({ token: z.string().min(1).max(200), password: field(200), confirmPassword: field(200) })
   .refine((f) => f.password === f.confirmPassword, { error: AUTH_MESSAGES.passwordsDiffer });
+
+export const verifyBody = z
+  .object({ token: z.string().min(1).max(200), password: field(200) })
+  .refine((f) => f.password !== '', { error: 'Please enter your password.' });

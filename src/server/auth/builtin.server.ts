@@ -104,8 +104,8 @@ export function createBuiltInAuth({ db, secureCookies, onMailQueued, cacheSessio
 
   /**
    * A verification link that carries its own sign-up's password hash and names. Earlier sign-ups' links stay live:
-   * retiring them would let anyone who knows the address kill the owner's link by signing up again. Whichever link
-   * the mailbox's reader uses decides the password, and spends the others (see verifyEmail).
+   * retiring them would let anyone who knows the address kill the owner's link by signing up again. A link confirms
+   * only with the password of a sign-up still waiting (see verifyEmail), and confirming spends the others.
    */
   async function issueSignUpToken(tx: Sql, userId: string, signUp: PendingSignUp) {
     const token = newToken();
@@ -117,19 +117,13 @@ export function createBuiltInAuth({ db, secureCookies, onMailQueued, cacheSessio
     return token;
   }
 
-  /**
-   * Spends a token: returns its user (and the sign-up it carries) when it is live, marking it used and clearing the
-   * pending hash in the same statement. The self-join reads the row as it was before the update; the names come back
-   * as JSON text, which both drivers hand over the same way.
-   */
-  async function spendToken(tx: Sql, token: string, purpose: TokenPurpose) {
-    const [row] = await tx.query<{ user_id: string; password_hash: string | null; user_meta: string | null }>(
-      `update public.auth_tokens t set used_at = now(), password_hash = null, user_meta = null
-       from public.auth_tokens before
-       where before.token_hash = t.token_hash
-         and t.token_hash = $1 and t.purpose = $2 and t.used_at is null and t.expires_at > now()
-       returning t.user_id, before.password_hash, before.user_meta::text as user_meta`,
-      [tokenHash(token), purpose],
+  /** Spends a reset link: its user when it is live, marking it used in the same statement. */
+  async function spendResetToken(tx: Sql, token: string) {
+    const [row] = await tx.query<{ user_id: string }>(
+      `update public.auth_tokens set used_at = now()
+       where token_hash = $1 and purpose = 'reset_password' and used_at is null and expires_at > now()
+       returning user_id`,
+      [tokenHash(token)],
     );
     return row ?? null;
   }
@@ -193,12 +187,7 @@ export function createBuiltInAuth({ db, secureCookies, onMailQueued, cacheSessio
       await write(async (tx) => {
         const [existing] = await tx.query<UserRow>(`select ${USER_COLUMNS} from auth.users u where u.email = $1`, [email]);
         if (existing?.email_confirmed_at) {
-          const token = await issueResetToken(tx, existing.id);
-          await queueMail(
-            tx,
-            accountExistsEmail(email, `${origin}/reset-password?token=${token}`),
-            `account-exists:${tokenHash(token)}`,
-          );
+          await queueMail(tx, accountExistsEmail(email, `${origin}/`), `account-exists:${existing.id}:${newToken()}`);
           return;
         }
         const signUp: PendingSignUp = { hash, firstName: input.firstName.trim(), lastName: input.lastName.trim() };
@@ -220,11 +209,7 @@ export function createBuiltInAuth({ db, secureCookies, onMailQueued, cacheSessio
             );
         if (!user) throw new Error('sign-up insert returned no row');
         const token = await issueSignUpToken(tx, user.id, signUp);
-        await queueMail(
-          tx,
-          verificationEmail(email, signUp.firstName, `${origin}/api/auth/verify?token=${token}`),
-          `verify:${tokenHash(token)}`,
-        );
+        await queueMail(tx, verificationEmail(email, `${origin}/confirm-email?token=${token}`), `verify:${tokenHash(token)}`);
       });
       onMailQueued?.();
       return OK;
@@ -277,7 +262,7 @@ export function createBuiltInAuth({ db, secureCookies, onMailQueued, cacheSessio
       if (password.length < MIN_PASSWORD_LENGTH) return fail('weak_password', AUTH_MESSAGES.passwordTooShort);
       const hash = await hashPassword(password);
       const done = await write(async (tx) => {
-        const userId = (await spendToken(tx, token, 'reset_password'))?.user_id;
+        const userId = (await spendResetToken(tx, token))?.user_id;
         if (!userId) return false;
         // The link proved the shopper reads this mailbox, so the address counts as confirmed too, and no sign-up
         // still waiting for verification may replace the password chosen here.
@@ -293,22 +278,64 @@ export function createBuiltInAuth({ db, secureCookies, onMailQueued, cacheSessio
       return done ? OK : fail('invalid_token', AUTH_MESSAGES.invalidToken);
     },
 
-    async verifyEmail(token): Promise<AuthResult> {
+    async verifyEmail({ token, password }): Promise<AuthResult<{ email: string }>> {
+      // The link proves its reader holds the mailbox; the password proves which sign-up is theirs. A link alone never
+      // confirms an account: whoever signed up first with someone else's address would then own it once the mailbox's
+      // owner clicked (the owner's own sign-up, or a link they never asked for). Read, not spent, until one matches.
+      const pending = await serviceStatement<{
+        token_hash: string;
+        user_id: string;
+        password_hash: string | null;
+        user_meta: string | null;
+        confirmed: boolean;
+        account_password: string | null;
+        email: string;
+      }>(
+        db,
+        `select t.token_hash, t.user_id, t.password_hash, t.user_meta::text as user_meta,
+           u.email_confirmed_at is not null as confirmed, u.encrypted_password as account_password, u.email
+         from public.auth_tokens link
+         join public.auth_tokens t on t.user_id = link.user_id
+         join auth.users u on u.id = link.user_id
+         where link.token_hash = $1 and link.purpose = 'verify_email' and link.used_at is null and link.expires_at > now()
+           and t.purpose = 'verify_email' and t.used_at is null and t.expires_at > now()
+         order by (t.token_hash = $1) desc, t.created_at desc`,
+        [tokenHash(token)],
+      );
+      const first = pending[0];
+      if (!first) return fail('invalid_token', AUTH_MESSAGES.invalidToken);
+      // Each pending sign-up's own password, this link's first; an account already confirmed, or a link from before
+      // sign-ups were stored with their links, has the account's password. Every candidate is hashed against, match
+      // or not, so the answer's time does not say which one matched.
+      const candidates = pending
+        .filter((p) => p.password_hash !== null && !p.confirmed)
+        .map((p) => ({ hash: p.password_hash as string, meta: p.user_meta }));
+      if (candidates.length === 0 || first.confirmed) candidates.push({ hash: first.account_password ?? '', meta: null });
+      const matches = await Promise.all(
+        candidates.map((c) => (c.hash ? verifyPassword(password, c.hash) : verifyDecoy(password))),
+      );
+      const chosen = candidates.find((_, i) => matches[i] && candidates[i]?.hash);
+      if (!chosen) return fail('invalid_credentials', AUTH_MESSAGES.confirmPasswordWrong);
+
       const done = await write(async (tx) => {
-        const spent = await spendToken(tx, token, 'verify_email');
+        // Spent here, once: of two confirmations at the same moment, only one finds the link still live.
+        const [spent] = await tx.query<{ user_id: string }>(
+          `update public.auth_tokens set used_at = now(), password_hash = null, user_meta = null
+           where token_hash = $1 and purpose = 'verify_email' and used_at is null and expires_at > now() returning user_id`,
+          [tokenHash(token)],
+        );
         if (!spent) return false;
-        // The reader of the mailbox chose this sign-up: its password and names take over, and every other pending
-        // sign-up (perhaps someone else's, with a password they know) is spent unused. An account already confirmed
-        // keeps its password; a link from before pending sign-ups were stored carries none and changes none.
+        // The password typed now, which the reader chose, takes over with its sign-up's names; every other pending
+        // sign-up (perhaps someone else's, with a password they know) is spent unused.
         await tx.query(
           `update auth.users set
-             encrypted_password = case when email_confirmed_at is null then coalesce($2, encrypted_password) else encrypted_password end,
+             encrypted_password = case when email_confirmed_at is null then $2 else encrypted_password end,
              raw_user_meta_data = case when email_confirmed_at is null and $3::text is not null
                then coalesce(raw_user_meta_data, '{}'::jsonb) || $3::text::jsonb else raw_user_meta_data end,
              email_confirmed_at = coalesce(email_confirmed_at, now()),
              updated_at = now()
            where id = $1`,
-          [spent.user_id, spent.password_hash, spent.user_meta],
+          [spent.user_id, chosen.hash, chosen.meta],
         );
         await retireTokens(tx, spent.user_id, 'verify_email');
         // Login refuses unconfirmed accounts, so none should have a session; if one somehow does, it ends here.
@@ -317,7 +344,7 @@ export function createBuiltInAuth({ db, secureCookies, onMailQueued, cacheSessio
         ]);
         return true;
       });
-      return done ? OK : fail('invalid_token', AUTH_MESSAGES.invalidToken);
+      return done ? { ok: true, value: { email: first.email } } : fail('invalid_token', AUTH_MESSAGES.invalidToken);
     },
 
     currentSession(jar) {

@@ -11,30 +11,36 @@ ${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n')}
   return { to, subject, text, html };
 }
 
+// Account e-mails go to whatever address a stranger types, so they carry no text the sender typed (not even a first
+// name, which could carry a link or a lure): only the shop's own words and links to the shop.
+
 /** The link that confirms a new account's e-mail address. */
-export function verificationEmail(to: string, firstName: string, href: string): MailMessage {
+export function verificationEmail(to: string, href: string): MailMessage {
   return message(
     to,
     'Confirm your Aurelia account',
     [
-      `Hello ${firstName},`,
-      'Thank you for creating an Aurelia account. Please confirm your e-mail address to finish.',
-      'The link works for 24 hours. If you did not create an account, ignore this e-mail: without this link, no one can use the account.',
+      'Hello,',
+      'Thank you for creating an Aurelia account. Please confirm your e-mail address with the password you chose to finish.',
+      'The link works for 24 hours. If you did not create an account, ignore this e-mail: without this link and that password, no one can use the account.',
     ],
     { href, label: 'Confirm my e-mail' },
   );
 }
 
-/** Sent instead of a second account when someone signs up with an e-mail that already has one. */
-export function accountExistsEmail(to: string, href: string): MailMessage {
+/**
+ * Sent instead of a second account when someone signs up with an e-mail that already has one. It carries no reset
+ * link: issuing one would void the owner's own newest reset link each time a stranger signs up with their address.
+ */
+export function accountExistsEmail(to: string, shopHref: string): MailMessage {
   return message(
     to,
     'You already have an Aurelia account',
     [
       'Someone (hopefully you) tried to create an Aurelia account with this e-mail address, which already has one.',
-      'If you forgot your password, you can set a new one.',
+      "If you forgot your password, choose Log in on the shop, then 'Forgot your password?'. If it was not you, there is nothing to do.",
     ],
-    { href, label: 'Reset my password' },
+    { href: shopHref, label: 'Go to Aurelia' },
   );
 }
 

@@ -150,13 +150,18 @@ export function createSupabaseAuth({ url, anonKey, secureCookies = true }: Supab
       }
     },
 
-    async verifyEmail(token): Promise<AuthResult> {
+    // Supabase Auth decides the account's password at sign-up (the first sign-up's, while the address is unconfirmed):
+    // the link confirms, and the caller then signs in with the password typed, which opens the account only if it is
+    // that password. ADMIN_EMAILS is refused with this adapter for that reason (config.server.ts).
+    async verifyEmail({ token }): Promise<AuthResult<{ email: string }>> {
       const client = clientFor(DISCARD);
       const { data, error } = await client.auth.verifyOtp({ token_hash: token, type: 'email' });
       if (error) return tokenRefusal('e-mail verification', error);
-      // Supabase signs the shopper in on verification; our flow asks them to log in, so that session is revoked.
+      // Supabase signs the shopper in on verification; the caller signs in with the password instead.
       if (data.session) await revoke(client, 'local');
-      return OK;
+      const email = data.user?.email;
+      if (!email) return fail('invalid_token', AUTH_MESSAGES.invalidToken);
+      return { ok: true, value: { email } };
     },
 
     async currentSession(jar): Promise<CurrentSession | null> {

@@ -18,6 +18,11 @@ export const JOBS = {
     audience: z.enum(['customer', 'shop']),
     accessToken: z.string().min(20).max(100).optional(),
   }),
+  /**
+   * A password reset someone asked for: the accounts port looks the address up and mails a link if it has an account.
+   * Queued for every request, so the answer does the same work whether or not the address has an account.
+   */
+  'password-reset': z.object({ email: z.string().max(320) }),
   /** Tells the shopper their order has shipped, with its tracking (queued once, when an admin marks it shipped). */
   'order-shipped-email': z.object({ orderId: z.uuid(), accessToken: z.string().min(20).max(100).optional() }),
 } as const satisfies Record<string, z.ZodType>;
