@@ -107,7 +107,7 @@ export async function listOrdersForAdmin(
         and ($5::uuid is null or o.id = $5::uuid)
         and ($6::text is null or o.customer_email ilike $6 escape '\\' or o.customer_name ilike $6 escape '\\'
              or right(o.id::text, 6) = $7::text)
-        and ($8::timestamptz is null or (o.created_at, o.seq) < ($8::timestamptz, ${seqOf('public.orders', '$9')}))
+        and ($8::text is null or (o.created_at, o.seq) < ($8::text::timestamptz, ${seqOf('public.orders', '$9')}))
       order by o.created_at desc, o.seq desc
       limit $10`,
     [

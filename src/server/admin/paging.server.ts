@@ -9,7 +9,9 @@ export interface Cursor {
 
 /**
  * SQL for a timestamptz column as exact ISO text (PostgreSQL keeps microseconds, a JavaScript Date only milliseconds:
- * a cursor rounded to the millisecond would skip or repeat rows).
+ * a cursor rounded to the millisecond would skip or repeat rows). Send it back as text and cast it in SQL
+ * (`$1::text::timestamptz`): postgres.js turns a parameter it knows to be a timestamptz into a Date first, which
+ * drops the microseconds (rows in the cursor's millisecond were skipped on PostgreSQL).
  */
 export const isoText = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 

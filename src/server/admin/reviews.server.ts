@@ -46,7 +46,7 @@ export async function pendingReviews(
      from public.product_reviews r
      left join public.products p on p.id = r.product_id
      left join auth.users u on u.id = r.user_id
-     where ${PENDING} and ($1::timestamptz is null or (r.created_at, r.seq) < ($1::timestamptz, ${seqOf('public.product_reviews', '$2')}))
+     where ${PENDING} and ($1::text is null or (r.created_at, r.seq) < ($1::text::timestamptz, ${seqOf('public.product_reviews', '$2')}))
      order by r.created_at desc, r.seq desc
      limit $3`,
     [after?.at ?? null, after?.id ?? null, limit + 1],

@@ -31,7 +31,7 @@ export async function listSubscribers(
 ): Promise<Page<Subscriber & { cursorAt: string }>> {
   const rows = await tx.query<{ user_id: string; email: string; subscribed_at: string }>(
     `select user_id::text, email, ${isoText('subscribed_at')} as subscribed_at from public.newsletter_subscribers
-     where $1::timestamptz is null or (subscribed_at, user_id) < ($1::timestamptz, $2::uuid)
+     where $1::text is null or (subscribed_at, user_id) < ($1::text::timestamptz, $2::uuid)
      order by subscribed_at desc, user_id desc
      limit $3`,
     [after?.at ?? null, after?.id ?? null, limit + 1],
