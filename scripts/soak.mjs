@@ -171,7 +171,15 @@ async function load() {
     return text && res.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : text;
   }
 
-  const states = ['GA', 'TX', 'NY', 'CA', 'FL', 'WA'];
+  // States with a ZIP code in each: the shop refuses a ZIP code outside its state.
+  const places = [
+    ['GA', '30301'],
+    ['TX', '78701'],
+    ['NY', '12207'],
+    ['CA', '95814'],
+    ['FL', '32301'],
+    ['WA', '98501'],
+  ];
   const variants = [
     { productId: 8, quantity: 1, selectedColor: null, selectedSize: null },
     { productId: 6, quantity: 2, selectedColor: null, selectedSize: null },
@@ -181,13 +189,14 @@ async function load() {
 
   async function checkout(n) {
     const lines = [pick(variants)];
+    const [state, zip] = pick(places);
     const address = {
       name: `Soak Shopper ${n}`,
       email: `soak.${n}@example.com`,
       street1: `${n} Elm St`,
       city: 'Springfield',
-      state: pick(states),
-      zip: '30301',
+      state,
+      zip,
       country: 'US',
     };
     const quoted = await send('POST', '/api/shippo-rates', { toAddress: address, lines });
