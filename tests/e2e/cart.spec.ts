@@ -125,7 +125,7 @@ test.describe('cart', () => {
     await addFromProductPage(page, 3, { color: 'Powder Blue', size: 'XXL', quantity: 2 });
     await addFromProductPage(page, 8, { quantity: 1 });
     const drawer = await openCart(page);
-    const list = drawer.getByRole('list');
+    const list = drawer.getByRole('list').filter({ has: page.getByTestId('cart-line') });
     /** How far the list scrolls sideways, and which pictures it cuts off. */
     const sideways = () =>
       list.evaluate((ul) => {

@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { type PointerEvent, useEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { TOAST } from './toast.constants';
 import { $toasts, dismiss, isSwipeDismiss, type ToastMessage } from './toast.store';
 import './toasts.css';
@@ -7,12 +8,25 @@ import './toasts.css';
 /**
  * The page's one toast region, top-right (spec section 9: 4 s each, at most 3, 356 px wide, swipe 45 px to dismiss).
  * Our own rather than a library's: it injects no <style> at run time, so the Content-Security-Policy holds.
+ *
+ * While a modal dialog is open (the cart drawer, the login dialog) the page behind it is inert and painted under it
+ * and its backdrop, the toaster included: a shopper who paid saw 'Order … placed!' greyed under the drawer, unable to
+ * close it, unannounced. So the region then lives inside that dialog, where it is not inert, as a popover: shown, it
+ * joins the top layer above the dialog and is not clipped by it.
  */
 export default function Toaster() {
   // Hydration renders no toast, as the build did; one raised before this island woke up appears right after.
   const toasts = useStore($toasts, { ssr: 'initial' });
-  return (
-    <section className="toaster" aria-label="Notifications">
+  const dialog = useOpenModalDialog();
+  const region = (
+    <section
+      className="toaster"
+      aria-label="Notifications"
+      popover={dialog ? 'manual' : undefined}
+      ref={(el) => {
+        if (el && dialog && !el.matches(':popover-open')) el.showPopover();
+      }}
+    >
       <ol>
         {[...toasts].reverse().map((t) => (
           <Toast key={t.id} toast={t} />
@@ -20,6 +34,21 @@ export default function Toaster() {
       </ol>
     </section>
   );
+  return dialog ? createPortal(region, dialog) : region;
+}
+
+/** The modal dialog open on the page (the newest, if several), or null: followed as dialogs open and close. */
+function useOpenModalDialog(): HTMLDialogElement | null {
+  const [dialog, setDialog] = useState<HTMLDialogElement | null>(null);
+  useEffect(() => {
+    const find = () => setDialog([...document.querySelectorAll('dialog')].filter((d) => d.matches(':modal')).at(-1) ?? null);
+    find();
+    // showModal() and close() set and remove the open attribute.
+    const observer = new MutationObserver(find);
+    observer.observe(document.body, { subtree: true, attributes: true, attributeFilter: ['open'] });
+    return () => observer.disconnect();
+  }, []);
+  return dialog;
 }
 
 function Toast({ toast }: { toast: ToastMessage }) {

@@ -1,0 +1,48 @@
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { openAccountDialog } from './accounts';
+import { addFromProductPage } from './cart-helpers';
+import { checkoutTo, shopper } from './checkout-helpers';
+
+// A toast raised while a modal dialog is open (the login dialog, the cart drawer) was painted under the dialog and its
+// backdrop: seen greyed, if at all, not closable, not announced. It must be the topmost thing where it is drawn.
+
+test.use({ viewport: { width: 390, height: 844 } });
+
+/** Whether the element a click at the toast's centre would reach is the toast (or something inside it). */
+async function onTop(page: Page, toast: Locator): Promise<boolean> {
+  const box = await toast.boundingBox();
+  if (!box) return false;
+  const x = box.x + box.width / 2;
+  const y = box.y + box.height / 2;
+  return page.evaluate(([cx, cy]) => Boolean(document.elementFromPoint(cx ?? 0, cy ?? 0)?.closest('.toast')), [x, y]);
+}
+
+test('a toast raised in the login dialog is on top, announced and closable', async ({ page }) => {
+  await page.goto('/about');
+  const dialog = await openAccountDialog(page, 'Log in');
+  await dialog.getByLabel('Email').fill('nobody@example.com');
+  await dialog.getByLabel('Password').fill('wrong-password');
+  await dialog.getByRole('button', { name: 'Log in', exact: true }).last().click();
+  const toast = page.locator('.toast', { hasText: 'Invalid login credentials' });
+  await expect(toast).toBeVisible();
+  expect(await onTop(page, toast)).toBe(true);
+  // Announced: an error is an alert, reachable in the accessibility tree while the dialog is open.
+  await expect(page.getByRole('alert').filter({ hasText: 'Invalid login credentials' }).first()).toBeAttached();
+  await toast.getByRole('button', { name: 'Close notification' }).click();
+  await expect(toast).toHaveCount(0);
+  await expect(dialog).toBeVisible();
+});
+
+test('after paying, the order toast is on top of the drawer, and closable', async ({ page }) => {
+  await addFromProductPage(page, 7);
+  const checkout = await checkoutTo(page, shopper());
+  await checkout.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await checkout.getByLabel(/Expir/).fill('12/34');
+  await checkout.getByLabel(/CVC/).fill('123');
+  await checkout.getByRole('button', { name: /^Pay / }).click();
+  const toast = page.locator('.toast', { hasText: /^Order [0-9a-f]{8} placed! Thank you\./ });
+  await expect(toast).toBeVisible();
+  expect(await onTop(page, toast)).toBe(true);
+  await toast.getByRole('button', { name: 'Close notification' }).click();
+  await expect(toast).toHaveCount(0);
+});
