@@ -514,6 +514,16 @@ const matrix = {
     delete: serverOnly.delete,
   }),
   // Refunds an admin made (issue 10): the payments adapter's answers, written and read only by the admin's paths.
+  order_access_tokens: policy({
+    key: 'token_hash',
+    dependsOn: ['orders', 'order_items', 'order_labels'],
+    rows: { 'A’s': { token_hash: 'hash-a', order_id: orderA } },
+    select: serverOnly.select,
+    insert: { rows: { row: { token_hash: 'hash-b', order_id: orderB } }, expect: serverOnly.insertExpect },
+    update: { set: [`created_at = created_at - interval '1 day'`], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
+
   order_refunds: policy({
     key: 'refund_id',
     dependsOn: ['orders', 'order_items', 'order_labels'],

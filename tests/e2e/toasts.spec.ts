@@ -33,16 +33,33 @@ test('a toast raised in the login dialog is on top, announced and closable', asy
   await expect(dialog).toBeVisible();
 });
 
-test('after paying, the order toast is on top of the drawer, and closable', async ({ page }) => {
+test('after paying, the shopper is left looking at the order, by its number, with a link to it', async ({ page }) => {
   await addFromProductPage(page, 7);
   const checkout = await checkoutTo(page, shopper());
   await checkout.getByLabel('Card number').fill('4242 4242 4242 4242');
   await checkout.getByLabel(/Expir/).fill('12/34');
   await checkout.getByLabel(/CVC/).fill('123');
   await checkout.getByRole('button', { name: /^Pay / }).click();
+  // The spec's toast, on top of the drawer.
   const toast = page.locator('.toast', { hasText: /^Order [0-9a-f]{8} placed! Thank you\./ });
   await expect(toast).toBeVisible();
   expect(await onTop(page, toast)).toBe(true);
-  await toast.getByRole('button', { name: 'Close notification' }).click();
-  await expect(toast).toHaveCount(0);
+  // The drawer confirms the order as the e-mail, the order page and the history name it, instead of an empty cart.
+  const drawer = page.getByRole('dialog', { name: 'Your cart' });
+  const confirmation = drawer.locator('.cart-placed');
+  await expect(confirmation).toContainText(/Thank you! Your order ORD-[0-9A-F]{6} is placed\./);
+  const number = /ORD-[0-9A-F]{6}/.exec((await confirmation.textContent()) ?? '')?.[0] ?? '';
+  await expect(confirmation.getByRole('link', { name: 'View your order' })).toHaveAttribute('href', /^\/order\?token=/);
+
+  // The spec's reload 2 s later: the next page still confirms it, until the shopper closes it.
+  await page.waitForEvent('load');
+  const after = page.locator('.toast', { hasText: `Thank you! Your order ${number} is placed.` });
+  await expect(after).toBeVisible();
+  expect(await onTop(page, after)).toBe(true);
+  await page.waitForTimeout(4500); // longer than a toast's 4 s
+  await expect(after).toBeVisible();
+  await after.getByRole('link', { name: 'View your order' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Order ${number}`);
+  // Said once: the order's page does not confirm it again.
+  await expect(page.locator('.toast', { hasText: number })).toHaveCount(0);
 });

@@ -3,6 +3,7 @@
  * change what is charged or stored, and fields such as user_id, status, is_approved or total are ignored.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { orderByToken } from '@/features/checkout/order-page.server';
 import { asService } from '@/server/db/roles.server';
 import {
   ADDRESS,
@@ -170,5 +171,32 @@ describe('shipping is priced where the ZIP code is', () => {
     );
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: { message } });
+  });
+});
+
+describe('the paying browser’s link to its order', () => {
+  it('is given only with the payment’s client secret, and opens that order’s page', async () => {
+    const checkout = await openCheckout(ann);
+    await pay(checkout);
+    // The first confirmation records the order (201); the others answer the same order (200).
+    const confirm = async (extra: Record<string, unknown>) => {
+      const res = await call(apiRequest('POST', '/api/orders/confirm', { paymentIntentId: checkout.paymentIntentId, ...extra }), {
+        jar: ann,
+      });
+      expect([200, 201]).toContain(res.status);
+      return (await res.json()) as { order: { id: string; number: string; url: string | null } };
+    };
+    const bare = await confirm({});
+    expect(bare.order.number).toBe(`ORD-${bare.order.id.slice(-6).toUpperCase()}`);
+    expect(bare.order.url).toBeNull();
+    expect((await confirm({ clientSecret: `${checkout.paymentIntentId}_secret_guess` })).order.url).toBeNull();
+    expect((await confirm({ clientSecret: 'pi_other_secret_x' })).order.url).toBeNull();
+    const { order } = await confirm({ clientSecret: checkout.client_secret });
+    expect(order.url).toMatch(/^\/order\?token=[\w-]{20,}$/);
+    const token = new URLSearchParams(order.url?.split('?')[1]).get('token') ?? '';
+    expect((await orderByToken(shop.db, token))?.id).toBe(order.id);
+    // Only its hash is kept.
+    const stored = await shop.db.query<{ token_hash: string }>('select token_hash from public.order_access_tokens');
+    expect(stored.map((r) => r.token_hash)).not.toContain(token);
   });
 });

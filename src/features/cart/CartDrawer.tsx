@@ -2,6 +2,7 @@ import { useStore } from '@nanostores/react';
 import { lazy, type MouseEvent, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { formatPrice } from '../catalog/catalog';
 import type { CheckoutStage } from '../checkout/Checkout';
+import { $placedOrder, PLACED_MESSAGES } from '../checkout/placed-order.store';
 import { estimatedShippingCents, orderTotals, parcelWeightLb } from '../checkout/pricing';
 import { notify } from '../toasts/toast.store';
 import { type CartLine, type CartProduct, MAX_QUANTITY } from './cart';
@@ -34,6 +35,7 @@ function variantLabel(line: CartLine, product: CartProduct): string | null {
  */
 export default function CartDrawer({ opening, products, onClose }: CartDrawerProps) {
   const lines = useStore($cart);
+  const placed = useStore($placedOrder);
   const dialog = useRef<HTMLDialogElement>(null);
   const title = useRef<HTMLHeadingElement>(null);
   const closeButton = useRef<HTMLButtonElement>(null);
@@ -105,6 +107,19 @@ export default function CartDrawer({ opening, products, onClose }: CartDrawerPro
           <Suspense fallback={<p className="cart-note">Loading checkout…</p>}>
             <Checkout stage={current} onStage={setStage} lines={lines} catalogue={catalogue} />
           </Suspense>
+        ) : lines.length === 0 && placed ? (
+          // The order just placed: its number, as the e-mail, the order page and the history name it, and its page.
+          <div className="cart-empty cart-placed" role="status">
+            <p className="cart-placed-title">
+              Thank you! Your order <span className="cart-placed-number">{placed.number}</span> is placed.
+            </p>
+            <p>{PLACED_MESSAGES.email}</p>
+            {placed.url && (
+              <a className="btn" href={placed.url}>
+                {PLACED_MESSAGES.viewOrder}
+              </a>
+            )}
+          </div>
         ) : lines.length === 0 ? (
           <div className="cart-empty">
             <p>{CART_MESSAGES.empty}</p>

@@ -1,10 +1,11 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { api } from '@/lib/api';
 import { $cart } from '../cart/cart.store';
-import { notify } from '../toasts/toast.store';
+import { notify, notifyOnNextPage } from '../toasts/toast.store';
 import type { wireAddress, wireLines } from './Checkout';
 import type { CardResult, PaymentsClient } from './card-form';
 import { CHECKOUT_MESSAGES, ORDER_RELOAD_MS, ORDER_TOAST_MS } from './checkout';
+import { $placedOrder, PLACED_MESSAGES } from './placed-order.store';
 import TestCardForm from './TestCardForm';
 
 // Stripe's libraries load only when the server runs with Stripe, as the payment step opens.
@@ -73,23 +74,36 @@ export default function CheckoutPayment({ lines, address, rateId, totalCents }: 
     };
   }, [request]);
 
-  async function saveOrder(paymentIntentId: string) {
+  async function saveOrder(paymentIntentId: string, clientSecret: string) {
     setPhase({ kind: 'saving' });
-    const res = await api<{ order: { id: string } }>('/api/orders/confirm', { paymentIntentId });
+    // The client secret proves this is the browser that paid: the answer then links to the order's page.
+    const res = await api<{ order: { id: string; number: string; url: string | null } }>('/api/orders/confirm', {
+      paymentIntentId,
+      clientSecret,
+    });
     if (!res.ok) {
       notify.error(CHECKOUT_MESSAGES.orderFailed, { description: res.message });
       setPhase({ kind: 'ready' });
       return;
     }
+    const { id, number, url } = res.data.order;
     setPhase({ kind: 'done' });
+    // The drawer, emptied, confirms the order by its number; the spec's toast says so too, and after the spec's
+    // reload the next page confirms it again, until the shopper closes it.
+    $placedOrder.set({ number, url });
     $cart.set([]);
-    notify.success(CHECKOUT_MESSAGES.orderPlaced(res.data.order.id), { durationMs: ORDER_TOAST_MS });
+    notify.success(CHECKOUT_MESSAGES.orderPlaced(id), { durationMs: ORDER_TOAST_MS });
+    notifyOnNextPage('success', PLACED_MESSAGES.confirmation(number), {
+      description: PLACED_MESSAGES.email,
+      durationMs: Number.POSITIVE_INFINITY,
+      ...(url ? { link: { href: url, label: PLACED_MESSAGES.viewOrder } } : {}),
+    });
     setTimeout(() => window.location.reload(), ORDER_RELOAD_MS);
   }
 
   function onResult(result: CardResult) {
     if (!intent) return;
-    if (result.status === 'succeeded') void saveOrder(intent.paymentIntentId);
+    if (result.status === 'succeeded') void saveOrder(intent.paymentIntentId, intent.clientSecret);
     // The bank still works on it: the webhook records the order when it succeeds, and the e-mail follows.
     else if (result.status === 'processing') {
       notify.info(CHECKOUT_MESSAGES.paymentPending, { durationMs: ORDER_TOAST_MS });

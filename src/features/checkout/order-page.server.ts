@@ -78,7 +78,8 @@ export async function orderByToken(db: Database, token: string): Promise<OrderPa
               coalesce((select json_agg(json_build_object('product_name', i.product_name, 'quantity', i.quantity,
                           'price_cents', i.price_cents, 'selected_color', i.selected_color, 'selected_size', i.selected_size,
                           'image', i.image) order by i.id) from public.order_items i where i.order_id = o.id), '[]'::json) as items
-       from public.orders o where o.access_token_hash = $1`,
+       from public.orders o
+       where o.access_token_hash = $1 or o.id = (select t.order_id from public.order_access_tokens t where t.token_hash = $1)`,
       [tokenHash(token)],
     ),
   );

@@ -254,6 +254,35 @@ export async function recordOrder(
   return result;
 }
 
+/** How many links to one order its paying browser can be given (each confirmation after payment asks for one). */
+const MAX_BROWSER_LINKS = 5;
+
+/**
+ * A link to the order's page for the browser that paid, which proves itself with the payment's client secret: only
+ * that browser was given it (the payment's id alone is not enough). Null when the secret is not the payment's, or
+ * the order already has as many such links as it may.
+ */
+export async function orderLinkForPayer(
+  db: Database,
+  payments: PaymentsPort,
+  input: { orderId: string; paymentIntentId: string; clientSecret: string },
+): Promise<string | null> {
+  if (!input.clientSecret.startsWith(`${input.paymentIntentId}_secret_`)) return null;
+  const intent = await payments.retrieveIntent(input.paymentIntentId);
+  if (intent.clientSecret !== input.clientSecret) return null;
+  const token = newToken();
+  const [minted] = await serviceStatement<{ order_id: string }>(
+    db,
+    `insert into public.order_access_tokens (token_hash, order_id)
+     select $1, o.id from public.orders o
+     where o.id = $2 and o.payment_intent_id = $3
+       and (select count(*) from public.order_access_tokens t where t.order_id = o.id) < $4
+     returning order_id`,
+    [tokenHash(token), input.orderId, input.paymentIntentId, MAX_BROWSER_LINKS],
+  );
+  return minted ? `/order?token=${token}` : null;
+}
+
 async function insertOrder(tx: Sql, checkout: CheckoutRow, paymentIntentId: string): Promise<RecordedOrder> {
   const address = jsonColumn<Address>(checkout.address);
   const rate = jsonColumn<CheckoutRate>(checkout.rate);

@@ -2,7 +2,7 @@ import { useStore } from '@nanostores/react';
 import { type PointerEvent, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { TOAST } from './toast.constants';
-import { $toasts, dismiss, isSwipeDismiss, type ToastMessage } from './toast.store';
+import { $toasts, dismiss, isSwipeDismiss, showNextPageToast, type ToastMessage } from './toast.store';
 import './toasts.css';
 
 /**
@@ -18,6 +18,8 @@ export default function Toaster() {
   // Hydration renders no toast, as the build did; one raised before this island woke up appears right after.
   const toasts = useStore($toasts, { ssr: 'initial' });
   const dialog = useOpenModalDialog();
+  // What the page before this one left to be seen (the order just placed, before the spec's reload).
+  useEffect(showNextPageToast, []);
   const region = (
     <section
       className="toaster"
@@ -58,8 +60,9 @@ function Toast({ toast }: { toast: ToastMessage }) {
 
   // Hovering or touching holds the toast; letting go gives it its full time again.
   useEffect(() => {
-    if (paused) return undefined;
-    const timer = window.setTimeout(() => dismiss(toast.id), toast.durationMs ?? TOAST.durationMs);
+    const durationMs = toast.durationMs ?? TOAST.durationMs;
+    if (paused || !Number.isFinite(durationMs)) return undefined;
+    const timer = window.setTimeout(() => dismiss(toast.id), durationMs);
     return () => window.clearTimeout(timer);
   }, [paused, toast.id, toast.durationMs]);
 
@@ -95,6 +98,11 @@ function Toast({ toast }: { toast: ToastMessage }) {
       <div className="toast-body" role={toast.kind === 'error' ? 'alert' : 'status'}>
         <p className="toast-title">{toast.title}</p>
         {toast.description && <p className="toast-description">{toast.description}</p>}
+        {toast.link && (
+          <a className="toast-link" href={toast.link.href}>
+            {toast.link.label}
+          </a>
+        )}
       </div>
       <button type="button" className="toast-close" onClick={() => dismiss(toast.id)}>
         <span aria-hidden="true">×</span>

@@ -1,5 +1,5 @@
-import { beforeEach, describe, expect, it } from 'vitest';
-import { $toasts, dismiss, isSwipeDismiss, notify } from './toast.store';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { $toasts, dismiss, isSwipeDismiss, notify, notifyOnNextPage, showNextPageToast } from './toast.store';
 
 describe('toasts (spec section 9)', () => {
   beforeEach(() => $toasts.set([]));
@@ -46,5 +46,51 @@ describe('toasts (spec section 9)', () => {
     expect(isSwipeDismiss(44)).toBe(false);
     expect(isSwipeDismiss(45)).toBe(true);
     expect(isSwipeDismiss(-45)).toBe(true);
+  });
+});
+
+describe('a toast for the next page (the order confirmed again after the spec’s reload)', () => {
+  const stored = new Map<string, string>();
+  beforeEach(() => {
+    $toasts.set([]);
+    stored.clear();
+    vi.stubGlobal('sessionStorage', {
+      getItem: (k: string) => stored.get(k) ?? null,
+      setItem: (k: string, v: string) => stored.set(k, v),
+      removeItem: (k: string) => stored.delete(k),
+    });
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('is shown once on the next page, kept until closed, with its link', () => {
+    notifyOnNextPage('success', 'Thank you! Your order ORD-ABC123 is placed.', {
+      description: 'A confirmation e-mail is on its way.',
+      durationMs: Number.POSITIVE_INFINITY,
+      link: { href: '/order?token=abc', label: 'View your order' },
+    });
+    expect($toasts.get()).toEqual([]);
+    showNextPageToast();
+    expect($toasts.get().map(({ id: _id, ...t }) => t)).toEqual([
+      {
+        kind: 'success',
+        title: 'Thank you! Your order ORD-ABC123 is placed.',
+        description: 'A confirmation e-mail is on its way.',
+        durationMs: Number.POSITIVE_INFINITY,
+        link: { href: '/order?token=abc', label: 'View your order' },
+      },
+    ]);
+    showNextPageToast();
+    expect($toasts.get()).toHaveLength(1);
+  });
+
+  it('never links off the shop, whatever was stored', () => {
+    for (const href of ['//evil.example/x', 'https://evil.example/', 'javascript:alert(1)']) {
+      $toasts.set([]);
+      stored.set('aurelia:toast-next-page', JSON.stringify({ kind: 'info', title: 'x', link: { href, label: 'Go' } }));
+      showNextPageToast();
+      expect($toasts.get()[0]?.link, href).toBeUndefined();
+    }
+    stored.set('aurelia:toast-next-page', '{not json');
+    expect(() => showNextPageToast()).not.toThrow();
   });
 });
