@@ -16,7 +16,7 @@ const site = process.env.SITE_URL ?? `http://${process.env.HOST ?? '127.0.0.1'}:
  * use. They stay out of the shared chunk, which every page loads.
  */
 const PAGE_ONLY = [
-  /[\\/](CatalogBrowser|Wishlist|OrderHistory|ContactForm|ResetPasswordForm)\.tsx$/,
+  /[\\/](CatalogBrowser|Wishlist|OrderHistory|ContactForm|ResetPasswordForm|ConfirmEmailForm)\.tsx$/,
   /[\\/]features[\\/](orders|contact|admin)[\\/]/,
   /[\\/]features[\\/]favorites[\\/]wishlist\./,
 ];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AUTH_MESSAGES } from '@/features/auth/auth.rules';
+import { CONFIRM_PASSWORD_WRONG } from '@/server/auth/auth.port';
 import { createBuiltInAuth, SESSION_COOKIE } from '@/server/auth/builtin.server';
 import { activeSession } from '@/server/auth/session.server';
 import { asService } from '@/server/db/roles.server';
@@ -170,7 +170,7 @@ describe(`built-in accounts on ${TEST_DATABASE_KIND}`, () => {
       // The owner clicks, and types what they would use: not the attacker's password.
       expect(await auth().verifyEmail({ token: unsolicited, password: victim.password })).toEqual({
         ok: false,
-        error: { code: 'invalid_credentials', message: AUTH_MESSAGES.confirmPasswordWrong },
+        error: { code: 'invalid_credentials', message: CONFIRM_PASSWORD_WRONG },
       });
       const [user] = await db.query<{ confirmed: boolean }>(
         `select email_confirmed_at is not null as confirmed from auth.users where email = $1`,

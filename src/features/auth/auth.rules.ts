@@ -17,8 +17,6 @@ export const AUTH_MESSAGES = {
   resetDone: 'Your password has been changed. Please log in.',
   invalidToken: 'This link is invalid or has expired. Please request a new one.',
   verified: 'Your email is verified. Welcome to Aurelia!',
-  confirmPasswordWrong:
-    'That is not the password this account was created with. Enter the password you chose when you signed up, or reset your password.',
   tooManyAttempts: 'Too many attempts. Please wait a moment and try again.',
 } as const;
 

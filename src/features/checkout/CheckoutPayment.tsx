@@ -1,7 +1,8 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { api } from '@/lib/api';
 import { $cart } from '../cart/cart.store';
-import { notify, notifyOnNextPage } from '../toasts/toast.store';
+import { notifyOnNextPage } from '../toasts/next-page-toast';
+import { notify } from '../toasts/toast.store';
 import type { wireAddress, wireLines } from './Checkout';
 import type { CardResult, PaymentsClient } from './card-form';
 import { CHECKOUT_MESSAGES, ORDER_RELOAD_MS, ORDER_TOAST_MS } from './checkout';

@@ -1,8 +1,8 @@
 import { useStore } from '@nanostores/react';
 import { type PointerEvent, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
-import { TOAST } from './toast.constants';
-import { $toasts, dismiss, isSwipeDismiss, showNextPageToast, type ToastMessage } from './toast.store';
+import { NEXT_PAGE_KEY, TOAST } from './toast.constants';
+import { $toasts, dismiss, isSwipeDismiss, type ToastMessage } from './toast.store';
 import './toasts.css';
 
 /**
@@ -18,8 +18,11 @@ export default function Toaster() {
   // Hydration renders no toast, as the build did; one raised before this island woke up appears right after.
   const toasts = useStore($toasts, { ssr: 'initial' });
   const dialog = useOpenModalDialog();
-  // What the page before this one left to be seen (the order just placed, before the spec's reload).
-  useEffect(showNextPageToast, []);
+  // What the page before this one left to be seen (the order just placed, before the spec's reload): its code loads
+  // only when there is one.
+  useEffect(() => {
+    if (waitingForThisPage()) void import('./next-page-toast').then((m) => m.showNextPageToast());
+  }, []);
   const region = (
     <section
       className="toaster"
@@ -39,11 +42,19 @@ export default function Toaster() {
   return dialog ? createPortal(region, dialog) : region;
 }
 
-/** The modal dialog open on the page (the newest, if several), or null: followed as dialogs open and close. */
+function waitingForThisPage(): boolean {
+  try {
+    return sessionStorage.getItem(NEXT_PAGE_KEY) !== null;
+  } catch {
+    return false;
+  }
+}
+
+/** The modal dialog open on the page, or null: followed as dialogs open and close. */
 function useOpenModalDialog(): HTMLDialogElement | null {
   const [dialog, setDialog] = useState<HTMLDialogElement | null>(null);
   useEffect(() => {
-    const find = () => setDialog([...document.querySelectorAll('dialog')].filter((d) => d.matches(':modal')).at(-1) ?? null);
+    const find = () => setDialog(document.querySelector<HTMLDialogElement>('dialog:modal'));
     find();
     // showModal() and close() set and remove the open attribute.
     const observer = new MutationObserver(find);

@@ -7,3 +7,6 @@ export const TOAST = {
   visible: 3,
   swipeThresholdPx: 45,
 } as const;
+
+/** Where a toast waits for the next page this tab loads (sessionStorage: this tab only, gone when it closes). */
+export const NEXT_PAGE_KEY = 'aurelia:toast-next-page';

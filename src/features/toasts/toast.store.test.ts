@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { $toasts, dismiss, isSwipeDismiss, notify, notifyOnNextPage, showNextPageToast } from './toast.store';
+import { notifyOnNextPage, showNextPageToast } from './next-page-toast';
+import { $toasts, dismiss, isSwipeDismiss, notify } from './toast.store';
 
 describe('toasts (spec section 9)', () => {
   beforeEach(() => $toasts.set([]));

@@ -15,14 +15,14 @@ export interface ToastMessage {
   link?: { href: string; label: string };
 }
 
-type ToastOptions = Omit<ToastMessage, 'id' | 'kind' | 'title'>;
+export type ToastOptions = Omit<ToastMessage, 'id' | 'kind' | 'title'>;
 
 /** The toasts on screen, oldest first. Islands add with `notify`; the toaster island shows them and removes them. */
 export const $toasts = atom<ToastMessage[]>([]);
 
 let nextId = 1;
 
-function push(kind: ToastKind, title: string, options: ToastOptions = {}): void {
+export function push(kind: ToastKind, title: string, options: ToastOptions = {}): void {
   // At most 3 visible (spec section 9): a new toast pushes the oldest out.
   $toasts.set([...$toasts.get(), { id: nextId++, kind, title, ...options }].slice(-TOAST.visible));
 }
@@ -38,45 +38,6 @@ export const notify = {
    */
   failure: (title: string, failure: ApiFailure) => push('error', title, { description: failure.message }),
 };
-
-/** Where a toast waits for the next page this tab loads (sessionStorage: this tab only, gone when it closes). */
-const NEXT_PAGE_KEY = 'aurelia:toast-next-page';
-
-/**
- * Shows a toast on the next page this tab loads (after a reload, for instance), as long as the shopper closes it
- * there or it runs out: what the page says before it goes must still be seen after.
- */
-export function notifyOnNextPage(kind: ToastKind, title: string, options: ToastOptions = {}): void {
-  try {
-    sessionStorage.setItem(NEXT_PAGE_KEY, JSON.stringify({ kind, title, ...options }));
-  } catch {
-    // Storage refused (private mode, full): the toast is simply not carried over.
-  }
-}
-
-/** Shows the toast a previous page left for this one, once (the toaster calls it when it starts). */
-export function showNextPageToast(): void {
-  let saved: unknown;
-  try {
-    saved = JSON.parse(sessionStorage.getItem(NEXT_PAGE_KEY) ?? 'null');
-    sessionStorage.removeItem(NEXT_PAGE_KEY);
-  } catch {
-    return;
-  }
-  if (!saved || typeof saved !== 'object') return;
-  const { kind, title, description, durationMs, link } = saved as Partial<ToastMessage>;
-  if (kind !== 'success' && kind !== 'error' && kind !== 'info') return;
-  if (typeof title !== 'string') return;
-  // Only a link to a page of this shop: what is stored is read back as data, never trusted as an address.
-  const href =
-    link && typeof link.href === 'string' && link.href.startsWith('/') && !link.href.startsWith('//') ? link.href : null;
-  push(kind, title, {
-    ...(typeof description === 'string' ? { description } : {}),
-    // JSON has no Infinity: a toast kept until closed is stored with null.
-    durationMs: typeof durationMs === 'number' ? durationMs : durationMs === null ? Number.POSITIVE_INFINITY : TOAST.durationMs,
-    ...(href && typeof link?.label === 'string' ? { link: { href, label: link.label } } : {}),
-  });
-}
 
 /** Removes a toast (its time is up, or the shopper closed or swiped it away). */
 export function dismiss(id: number): void {

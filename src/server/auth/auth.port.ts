@@ -32,6 +32,10 @@ export interface AuthFailure {
   message: string;
 }
 
+/** A confirmation link used with a password that is not of a sign-up waiting on it (server-only: islands show it as sent). */
+export const CONFIRM_PASSWORD_WRONG =
+  'That is not the password this account was created with. Enter the password you chose when you signed up, or reset your password.';
+
 export type AuthResult<T = undefined> = { ok: true; value: T } | { ok: false; error: AuthFailure };
 
 /** Who is signed in on this request, and the claims their database queries run with. */

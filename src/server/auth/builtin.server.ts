@@ -3,7 +3,14 @@ import type { Database, Sql } from '../db/database.server';
 import { asService, serviceStatement } from '../db/roles.server';
 import type { MailMessage } from '../mail/mail.port';
 import { queueJob } from '../outbox/jobs.server';
-import type { AccountUser, AuthPort, AuthResult, CookieJar, CurrentSession } from './auth.port';
+import {
+  type AccountUser,
+  type AuthPort,
+  type AuthResult,
+  CONFIRM_PASSWORD_WRONG,
+  type CookieJar,
+  type CurrentSession,
+} from './auth.port';
 import { accountExistsEmail, resetEmail, verificationEmail } from './emails.server';
 import { hashPassword, verifyDecoy, verifyPassword } from './password.server';
 import { ACTIVITY_GRANULARITY_S, ACTIVITY_PARAMS, activitySql, recordActivity } from './session.server';
@@ -315,7 +322,7 @@ export function createBuiltInAuth({ db, secureCookies, onMailQueued, cacheSessio
         candidates.map((c) => (c.hash ? verifyPassword(password, c.hash) : verifyDecoy(password))),
       );
       const chosen = candidates.find((_, i) => matches[i] && candidates[i]?.hash);
-      if (!chosen) return fail('invalid_credentials', AUTH_MESSAGES.confirmPasswordWrong);
+      if (!chosen) return fail('invalid_credentials', CONFIRM_PASSWORD_WRONG);
 
       const done = await write(async (tx) => {
         // Spent here, once: of two confirmations at the same moment, only one finds the link still live.
