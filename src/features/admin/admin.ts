@@ -1,3 +1,5 @@
+import { formatPrice } from '../catalog/catalog';
+import { STATUS_LABELS, statusOf } from '../orders/orders';
 import { ORDER_ACTION_LABELS } from './order-admin';
 
 /** What the navigation counts beside a section's name (see AdminLayout). */
@@ -27,12 +29,43 @@ export function actionLabel(action: string): string {
   return ACTION_LABELS[action] ?? action;
 }
 
-/** A before/after value for the activity log: short, on one line. */
+const plural = (n: unknown, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** How the activity log says each field an action records, in words and dollars rather than JSON and cents. */
+const FIELD_WORDS: Record<string, (value: unknown) => string> = {
+  refundedCents: (v) => (typeof v === 'number' ? `${formatPrice(v)} refunded` : `refunded ${String(v)}`),
+  status: (v) => STATUS_LABELS[statusOf(String(v))],
+  refundStatus: (v) => `refund ${String(v)}`,
+  refundId: (v) => `refund ${String(v)}`,
+  rows: (v) => plural(v, 'row', 'rows'),
+  attempts: (v) => plural(v, 'attempt', 'attempts'),
+  lastError: (v) => `last error: ${String(v)}`,
+  job: (v) => String(v),
+};
+
+const STATES: Record<string, string> = {
+  approved: 'Approved',
+  rejected: 'Rejected',
+  pending: 'Pending',
+  read: 'Read',
+  unread: 'Unread',
+  ...STATUS_LABELS,
+};
+
+/**
+ * A before/after value for the activity log, in words, short, on one line: `{ refundedCents: 4267, refundStatus:
+ * 'succeeded' }` is '$42.67 refunded, refund succeeded'; a state such as 'approved' is 'Approved'.
+ */
 export function describeValue(value: unknown): string {
   if (value === null || value === undefined) return '—';
-  if (typeof value === 'string') return value;
-  const text = JSON.stringify(value);
-  return text.length > 120 ? `${text.slice(0, 117)}…` : text;
+  let text: string;
+  if (typeof value === 'string') text = STATES[value] ?? value;
+  else if (typeof value === 'object' && !Array.isArray(value))
+    text = Object.entries(value)
+      .map(([key, v]) => FIELD_WORDS[key]?.(v) ?? `${key}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+      .join(', ');
+  else text = JSON.stringify(value);
+  return text.length > 160 ? `${text.slice(0, 157)}…` : text;
 }
 
 const TIME = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
