@@ -353,10 +353,13 @@ describe(`recording an order on ${TEST_DATABASE_KIND}`, () => {
     }
     expect(shop?.text).toContain('Grace Hopper <grace@example.com>');
 
-    // Both link to the order page, which the link's token opens without an account.
+    // The shopper's links to the order page, which the link's token opens without an account; the shop's to the
+    // admin's page of the order, and carries no token.
     const token = /https:\/\/shop\.example\/order\?token=([\w%-]+)/.exec(customer?.text ?? '')?.[1] ?? '';
-    expect(shop?.text).toContain(`https://shop.example/order?token=${token}`);
     expect(customer?.html).toContain(`href="https://shop.example/order?token=${token}"`);
+    expect(shop?.text).toContain(`Open the order: https://shop.example/admin/orders/${orderId}`);
+    expect(shop?.html).toContain(`href="https://shop.example/admin/orders/${orderId}"`);
+    expect(`${shop?.text}${shop?.html}`).not.toContain('token=');
     expect((await orderByToken(db, decodeURIComponent(token)))?.id).toBe(orderId);
   });
 });

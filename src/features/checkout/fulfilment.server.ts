@@ -133,9 +133,9 @@ function orderEmailData(order: OrderForJobs): OrderEmailData {
 }
 
 /**
- * The 'order-email' job: the confirmation to the shopper, or the notice to the shop (SHOP_ADMIN_EMAIL). Both link to
- * the order page the job's token opens; a job queued without one (before the shop's notice carried it) links the
- * shopper to their order history and gives the shop the order id instead.
+ * The 'order-email' job: the confirmation to the shopper, or the notice to the shop (SHOP_ADMIN_EMAIL). The shopper's
+ * links to the order page the job's token opens (a job queued without one, to their order history); the shop's to the
+ * admin's page of the order.
  */
 export function orderEmailJob(deps: { db: Database; mail: MailPort; publicOrigin: string; shopEmail: string }) {
   return async ({
@@ -148,11 +148,13 @@ export function orderEmailJob(deps: { db: Database; mail: MailPort; publicOrigin
     accessToken?: string | undefined;
   }) => {
     const order = await loadOrder(deps.db, orderId);
-    const link = accessToken
-      ? `${deps.publicOrigin}/order?token=${encodeURIComponent(accessToken)}`
-      : audience === 'customer'
-        ? `${deps.publicOrigin}/orders`
-        : null;
+    // The shop opens the order where it can act on it: the admin's order page, not the customer's.
+    const link =
+      audience === 'shop'
+        ? `${deps.publicOrigin}/admin/orders/${orderId}`
+        : accessToken
+          ? `${deps.publicOrigin}/order?token=${encodeURIComponent(accessToken)}`
+          : `${deps.publicOrigin}/orders`;
     const to = audience === 'customer' ? order.customer_email : deps.shopEmail;
     // Loaded on the first e-mail, not when the server starts: the templates are only needed by this job.
     const { renderOrderEmail } = await import('./emails/order-emails.server');

@@ -287,8 +287,8 @@ async function insertOrder(tx: Sql, checkout: CheckoutRow, paymentIntentId: stri
   const address = jsonColumn<Address>(checkout.address);
   const rate = jsonColumn<CheckoutRate>(checkout.rate);
   const lines = jsonColumn<CheckoutLine[]>(checkout.lines);
-  // The two e-mails carry the only copies of the order page's token (the shop opens the same page); the order keeps
-  // its hash.
+  // The shopper's e-mail carries the only copy of the order page's token (the shop's links to the admin's page); the
+  // order keeps its hash.
   const accessToken = newToken();
   const [inserted] = await tx.query<{ id: string }>(
     `insert into public.orders (user_id, customer_email, customer_name, subtotal_cents, shipping_cents, tax_cents, total_cents,
@@ -341,7 +341,7 @@ async function insertOrder(tx: Sql, checkout: CheckoutRow, paymentIntentId: stri
       : null,
     queueJob(tx, 'order-label', { orderId: inserted.id }, `label:${inserted.id}`),
     queueJob(tx, 'order-email', { orderId: inserted.id, audience: 'customer', accessToken }, `mail:customer:${inserted.id}`),
-    queueJob(tx, 'order-email', { orderId: inserted.id, audience: 'shop', accessToken }, `mail:shop:${inserted.id}`),
+    queueJob(tx, 'order-email', { orderId: inserted.id, audience: 'shop' }, `mail:shop:${inserted.id}`),
   ]);
   return { id: inserted.id, created: true };
 }
