@@ -3,6 +3,7 @@ import { getProducts } from '@/features/catalog/catalog.server';
 import { syncCatalogue } from '@/features/catalog/catalog-sync.server';
 import { labelJob, orderEmailJob, shippedEmailJob } from '@/features/checkout/fulfilment.server';
 import { reconcilePayments } from '@/features/checkout/payment-events.server';
+import { contactNoticeJob } from '@/features/contact/contact-notice.server';
 import type { AddressPort } from './address/address.port';
 import { createAddressSuggestions } from './address/address.server';
 import type { AccountUser, AuthPort } from './auth/auth.port';
@@ -95,6 +96,8 @@ async function start(): Promise<Services> {
       'order-email': orderEmailJob({ db, mail, publicOrigin, shopEmail: config.shopEmail }),
       'order-shipped-email': shippedEmailJob({ db, mail, publicOrigin }),
       'password-reset': ({ email }) => auth.requestPasswordReset(email, { origin: publicOrigin }),
+      'confirmation-resend': ({ email }) => auth.resendConfirmation(email, { origin: publicOrigin }),
+      'contact-notice': contactNoticeJob({ db, mail, shopEmail: config.shopEmail, publicOrigin }),
     } satisfies JobHandlers),
     { intervalMs: 5000 },
   );

@@ -1,6 +1,9 @@
 import { expect, test } from '@playwright/test';
+import { readDevMailbox } from '@/server/mail/dev-mailbox.server';
 import { logIn, newShopper, openAccountDialog, signUpAndVerify, waitForMail } from './accounts';
 import { hydrated } from './islands';
+
+const mailbox = `http://127.0.0.1:${process.env.E2E_MAILBOX_PORT}`;
 
 test.describe('accounts', () => {
   test('sign-up asks for all five fields and matching passwords', async ({ page }) => {
@@ -85,6 +88,34 @@ test.describe('accounts', () => {
     await page.getByLabel('Password').fill(shopper.password);
     await page.getByRole('button', { name: 'Confirm my account' }).click();
     await expect(page.getByTestId('online-indicator')).toHaveText('Online: Nora');
+  });
+
+  test('an account not confirmed yet can ask for its confirmation link again, and confirm with it', async ({ page }) => {
+    const shopper = newShopper('Olga');
+    await page.goto('/about');
+    const headers = { origin: new URL(page.url()).origin };
+    const signup = await page.request.post('/api/auth/signup', {
+      headers,
+      data: { ...shopper, confirmPassword: shopper.password },
+    });
+    expect(signup.ok()).toBe(true);
+    await waitForMail(shopper.email, /Confirm your Aurelia account/);
+    await openAccountDialog(page, 'Log in');
+    await logIn(page, shopper.email, shopper.password);
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.locator('form').getByRole('alert')).toHaveText('Email not confirmed');
+    await dialog.getByRole('button', { name: 'Send the confirmation e-mail again' }).click();
+    await expect(dialog.locator('form').getByRole('status')).toHaveText(
+      'If that address has an account waiting for confirmation, we have sent it a new link.',
+    );
+    // The newest mail carries a new link, which confirms with the password chosen at sign-up.
+    await expect.poll(async () => (await readDevMailbox(mailbox)).filter((m) => m.to.includes(shopper.email)).length).toBe(2);
+    const mail = await waitForMail(shopper.email, /Confirm your Aurelia account/);
+    await page.goto(mail.link);
+    await hydrated(page, '.narrow-form');
+    await page.getByLabel('Password').fill(shopper.password);
+    await page.getByRole('button', { name: 'Confirm my account' }).click();
+    await expect(page.getByTestId('online-indicator')).toHaveText('Online: Olga');
   });
 
   test('a wrong password shows the error and signs nobody in', async ({ page }) => {

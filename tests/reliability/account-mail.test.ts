@@ -3,6 +3,7 @@
  * for a reset does the same work whether or not the address has an account.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CONFIRMATION_RESENT } from '@/server/auth/auth.port';
 import { counting } from '../db/counting';
 import { apiRequest, call, signedIn, startShop, stopShop, type TestShop } from './harness';
 
@@ -21,6 +22,7 @@ beforeAll(async () => {
     return { db };
   });
   await signedIn(shop, 'known@example.com');
+  await signedIn(shop, 'confirmed@example.com');
   await shop.runOutbox();
 }, 120_000);
 afterAll(stopShop);
@@ -86,5 +88,49 @@ describe('account e-mails', () => {
     await shop.runOutbox();
     const sent = shop.sent.slice(sentBefore);
     expect(sent.map((m) => [m.to, m.subject])).toEqual([['known@example.com', 'Reset your Aurelia password']]);
+  });
+
+  it('a new confirmation link goes only to an account still waiting, and the request does the same work for any address', async () => {
+    // Waiting: signed up, never confirmed.
+    const signup = await call(
+      apiRequest('POST', '/api/auth/signup', {
+        email: 'waiting@example.com',
+        password: 'waiting-pass-1',
+        confirmPassword: 'waiting-pass-1',
+        firstName: 'Wai',
+        lastName: 'Ting',
+      }),
+      { clientAddress: '192.0.2.50' },
+    );
+    expect(signup.status).toBe(200);
+    await shop.runOutbox();
+    const ask = (email: string, i: number) =>
+      db.cost(async () => {
+        const res = await call(apiRequest('POST', '/api/auth/resend-confirmation', { email }), {
+          clientAddress: `192.0.2.${60 + i}`,
+        });
+        expect(res.status).toBe(200);
+        expect(await res.json()).toEqual({ message: CONFIRMATION_RESENT });
+      });
+    const costs = [
+      await ask('waiting@example.com', 1),
+      await ask('confirmed@example.com', 2),
+      await ask('nobody@example.com', 3),
+    ];
+    expect(new Set(costs).size).toBe(1);
+    const before = shop.sent.length;
+    await shop.runOutbox();
+    await shop.runOutbox();
+    const sent = shop.sent.slice(before);
+    expect(sent.map((m) => [m.to, m.subject])).toEqual([['waiting@example.com', 'Confirm your Aurelia account']]);
+    // The new link confirms with the password chosen at sign-up, and signs the shopper in.
+    const token = /token=([\w-]+)/.exec(sent[0]?.text ?? '')?.[1] ?? '';
+    const confirmed = await call(apiRequest('POST', '/api/auth/verify', { token, password: 'waiting-pass-1' }));
+    expect(confirmed.status).toBe(200);
+    // A confirmed account is sent no link however it is asked.
+    const after = shop.sent.length;
+    await ask('waiting@example.com', 4);
+    await shop.runOutbox();
+    expect(shop.sent.slice(after)).toEqual([]);
   });
 });

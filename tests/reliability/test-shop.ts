@@ -4,7 +4,9 @@
  * e-mail, which is recorded instead of sent. Kept apart from harness.ts, which imports every endpoint: the mocks of
  * getServices and astro:content load this file while those endpoints are still loading.
  */
+
 import { labelJob, orderEmailJob, shippedEmailJob } from '@/features/checkout/fulfilment.server';
+import { contactNoticeJob } from '@/features/contact/contact-notice.server';
 import { createBuiltInAuth } from '@/server/auth/builtin.server';
 import { loadConfig } from '@/server/config.server';
 import type { Database } from '@/server/db/database.server';
@@ -89,6 +91,8 @@ export function startShop(
       'order-email': orderEmailJob({ db, mail, publicOrigin, shopEmail }),
       'order-shipped-email': shippedEmailJob({ db, mail, publicOrigin }),
       'password-reset': ({ email }) => services.auth.requestPasswordReset(email, { origin: publicOrigin }),
+      'confirmation-resend': ({ email }) => services.auth.resendConfirmation(email, { origin: publicOrigin }),
+      'contact-notice': contactNoticeJob({ db, mail, shopEmail, publicOrigin }),
     });
     const runOutbox = (now?: Date) => processDue(db, handlers, now ? { now } : {});
     return { services, db, sent, mailDown, runOutbox };

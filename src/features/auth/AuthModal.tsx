@@ -67,24 +67,37 @@ function useForm<T extends Record<string, string>>(initial: T) {
   return { fields, error, setError, busy, setBusy, bind };
 }
 
+/** What login answers an account whose e-mail is not confirmed yet (both accounts adapters say it so). */
+const EMAIL_NOT_CONFIRMED = 'Email not confirmed';
+
 function LoginForm() {
   const { fields, error, setError, busy, setBusy, bind } = useForm({ email: '', password: '' });
+  // After 'Email not confirmed': offer a new link, then say what the server answered (the same for any address).
+  const [resend, setResend] = useState<'offer' | 'sending' | string | null>(null);
   async function submit(e: SubmitEvent) {
     e.preventDefault();
     const problem = loginProblem(fields.email, fields.password);
     if (problem) return setError(problem);
     setError(null);
+    setResend(null);
     setBusy(true);
     const r = await api<UserAnswer>('/api/auth/login', fields);
     setBusy(false);
     if (!r.ok) {
       setError(r.message);
+      if (r.message === EMAIL_NOT_CONFIRMED) setResend('offer');
       notify.error(r.message, { durationMs: LOGIN_ERROR_TOAST_MS });
       return;
     }
     $user.set(r.data.user);
     $authModal.set('closed');
     notify.success(AUTH_MESSAGES.welcome);
+  }
+  async function sendAgain() {
+    setResend('sending');
+    const r = await api<{ message: string }>('/api/auth/resend-confirmation', { email: fields.email });
+    setResend(r.ok ? r.data.message : 'offer');
+    if (!r.ok) setError(r.message);
   }
   return (
     <form onSubmit={submit} noValidate>
@@ -97,6 +110,17 @@ function LoginForm() {
         <input {...bind('password')} type="password" autoComplete="current-password" required />
       </div>
       <FormError text={error} />
+      {resend === 'offer' || resend === 'sending' ? (
+        <button type="button" className="link-button" disabled={resend === 'sending'} onClick={() => void sendAgain()}>
+          Send the confirmation e-mail again
+        </button>
+      ) : (
+        resend && (
+          <p className="form-success" role="status">
+            {resend}
+          </p>
+        )
+      )}
       <button type="submit" className="btn auth-submit" disabled={busy}>
         {busy ? 'Logging in…' : 'Log in'}
       </button>

@@ -36,6 +36,9 @@ export interface AuthFailure {
 export const CONFIRM_PASSWORD_WRONG =
   'That is not the password this account was created with. Enter the password you chose when you signed up, or reset your password.';
 
+/** The answer to a request for a new confirmation link, whether or not the address has an account waiting. */
+export const CONFIRMATION_RESENT = 'If that address has an account waiting for confirmation, we have sent it a new link.';
+
 export type AuthResult<T = undefined> = { ok: true; value: T } | { ok: false; error: AuthFailure };
 
 /** Who is signed in on this request, and the claims their database queries run with. */
@@ -83,6 +86,11 @@ export interface AuthPort {
   signOut(jar: CookieJar): Promise<void>;
   /** Sends a single-use, expiring reset link when the e-mail has an account; silent otherwise. */
   requestPasswordReset(email: string, links: { origin: string }): Promise<void>;
+  /**
+   * Sends a new confirmation link when the e-mail has an account still waiting for one; silent otherwise. The link
+   * confirms with the password of a sign-up waiting on the account, as the first one did.
+   */
+  resendConfirmation(email: string, links: { origin: string }): Promise<void>;
   /** Sets a new password with a reset token; the token is spent, other sessions are ended. */
   resetPassword(input: { token: string; password: string }): Promise<AuthResult>;
   /**

@@ -265,6 +265,29 @@ export function createBuiltInAuth({ db, secureCookies, onMailQueued, cacheSessio
       if (queued) onMailQueued?.();
     },
 
+    async resendConfirmation(email, { origin }) {
+      const queued = await write(async (tx) => {
+        const [user] = await tx.query<UserRow>(`select ${USER_COLUMNS} from auth.users u where u.email = $1`, [
+          normalizeEmail(email),
+        ]);
+        if (!user || user.email_confirmed_at || !user.encrypted_password) return false;
+        // A new link for the newest sign-up (whose password and names auth.users holds while the address waits):
+        // like every link, it confirms only with the password of a sign-up still waiting.
+        const token = await issueSignUpToken(tx, user.id, {
+          hash: user.encrypted_password,
+          firstName: user.first_name ?? '',
+          lastName: user.last_name ?? '',
+        });
+        await queueMail(
+          tx,
+          verificationEmail(user.email, `${origin}/confirm-email?token=${token}`),
+          `verify:${tokenHash(token)}`,
+        );
+        return true;
+      });
+      if (queued) onMailQueued?.();
+    },
+
     async resetPassword({ token, password }): Promise<AuthResult> {
       if (password.length < MIN_PASSWORD_LENGTH) return fail('weak_password', AUTH_MESSAGES.passwordTooShort);
       const hash = await hashPassword(password);

@@ -12,3 +12,10 @@ import { newToken } from './tokens.server';
 export async function queuePasswordReset(db: Database, email: string): Promise<void> {
   await asService(db, (tx) => queueJob(tx, 'password-reset', { email: normalizeEmail(email) }, `password-reset:${newToken()}`));
 }
+
+/** Takes a request for a new confirmation link the same way: one outbox job, whatever the address. */
+export async function queueConfirmationResend(db: Database, email: string): Promise<void> {
+  await asService(db, (tx) =>
+    queueJob(tx, 'confirmation-resend', { email: normalizeEmail(email) }, `confirmation-resend:${newToken()}`),
+  );
+}

@@ -123,6 +123,21 @@ export function createSupabaseAuth({ url, anonKey, secureCookies = true }: Supab
       }
     },
 
+    async resendConfirmation(email, { origin }) {
+      try {
+        const { error } = await clientFor(DISCARD).auth.resend({
+          type: 'signup',
+          email: normalizeEmail(email),
+          options: { emailRedirectTo: `${origin}/api/auth/verify` },
+        });
+        // As for resets: Supabase's answer (an unknown or confirmed address included) is kept from the caller.
+        if (error && isAuthRetryableFetchError(error))
+          console.error('[supabase-auth] confirmation resend failed:', error.message);
+      } catch (error) {
+        console.error('[supabase-auth] confirmation resend failed:', error instanceof Error ? error.message : error);
+      }
+    },
+
     async resetPassword({ token, password }): Promise<AuthResult> {
       // Checked before the token is spent: Supabase consumes a recovery token at verification, so a rejected
       // password afterwards would cost the shopper their link.

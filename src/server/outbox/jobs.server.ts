@@ -23,6 +23,10 @@ export const JOBS = {
    * Queued for every request, so the answer does the same work whether or not the address has an account.
    */
   'password-reset': z.object({ email: z.string().max(320) }),
+  /** A confirmation link asked for again; like 'password-reset', queued whatever the address. */
+  'confirmation-resend': z.object({ email: z.string().max(320) }),
+  /** Tells the shop of a contact message (queued by the database as the message is written, once per message). */
+  'contact-notice': z.object({ messageId: z.number().int().positive() }),
   /** Tells the shopper their order has shipped, with its tracking (queued once, when an admin marks it shipped). */
   'order-shipped-email': z.object({ orderId: z.uuid(), accessToken: z.string().min(20).max(100).optional() }),
 } as const satisfies Record<string, z.ZodType>;
