@@ -118,6 +118,27 @@ test.describe('cart', () => {
     await expect(page.getByTestId('cart-count')).toHaveText('0');
   });
 
+  test('a line taken out says so and can be put back; + at the most says why it stops', async ({ page }) => {
+    await addFromProductPage(page, 8, { quantity: 5 });
+    await addFromProductPage(page, 7);
+    const drawer = await openCart(page);
+    // At 5 the + says why it does nothing (aria-disabled: pressed by keyboard, as a pointer's click is refused).
+    await drawer.getByRole('button', { name: 'Increase quantity of Turmeric Face Soap' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.locator('.toast', { hasText: 'You can have up to 5 of each item in your cart.' })).toBeVisible();
+    expect(await drawerLines(page)).toEqual(['5 × Turmeric Face Soap', '1 × Kojic Acid Soap']);
+
+    // '−' at 1 takes the line out: the shopper is told, on top of the drawer, and Undo puts it back in its place.
+    await drawer.getByRole('button', { name: 'Decrease quantity of Kojic Acid Soap' }).click();
+    expect(await drawerLines(page)).toEqual(['5 × Turmeric Face Soap']);
+    const told = page.locator('.toast', { hasText: 'Kojic Acid Soap was taken out of your cart.' });
+    await expect(told).toBeVisible();
+    await told.getByRole('button', { name: 'Undo' }).click();
+    expect(await drawerLines(page)).toEqual(['5 × Turmeric Face Soap', '1 × Kojic Acid Soap']);
+    await expect(told).toHaveCount(0);
+    await expect(page.getByTestId('cart-count')).toHaveText('6');
+  });
+
   test('on a phone the drawer’s list never scrolls sideways, before or after − / +, and shows every picture whole', async ({
     page,
   }) => {
@@ -394,6 +415,10 @@ test.describe('cart', () => {
       expect((await axe()).violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
       await drawer.getByRole('button', { name: /^Remove / }).click();
       await expect(drawer.getByText('Your cart is empty.')).toBeVisible();
+      // The notice of the line taken out (with Undo) is judged too, once it has faded in: mid-animation its text is
+      // still translucent, which axe measures as low contrast.
+      await expect(page.locator('.toast', { hasText: 'was taken out of your cart.' })).toBeVisible();
+      await page.waitForFunction(() => document.getAnimations().every((a) => a.playState === 'finished'));
       expect((await axe()).violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
     });
   }

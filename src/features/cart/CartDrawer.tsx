@@ -66,10 +66,17 @@ export default function CartDrawer({ opening, products, onClose }: CartDrawerPro
   const weight = parcelWeightLb(lines, (id) => catalogue.get(id)?.weight);
   const totals = orderTotals(subtotal(lines, catalogue), estimatedShippingCents(weight));
 
-  function change(line: CartLine, quantity: number) {
-    // The line's buttons go with it: focus moves to the drawer's title rather than being lost.
-    if (quantity <= 0) title.current?.focus();
-    $cart.set(setQuantity($cart.get(), line.cartId, quantity));
+  function change(line: CartLine, quantity: number, label: string) {
+    const before = $cart.get();
+    $cart.set(setQuantity(before, line.cartId, quantity));
+    if (quantity > 0) return;
+    // The line's buttons go with it: focus moves to the drawer's title rather than being lost. The shopper is told,
+    // and can take it back (with its place in the cart) as long as the cart has not changed since.
+    title.current?.focus();
+    const after = $cart.get();
+    notify.info(CART_MESSAGES.removed(label), {
+      action: { label: 'Undo', run: () => $cart.get() === after && $cart.set(before) },
+    });
   }
 
   // The close event comes a moment after the dialog closed: one that finds it open again (reopened in between) is old.
@@ -150,7 +157,7 @@ export default function CartDrawer({ opening, products, onClose }: CartDrawerPro
                     <p className="cart-line-total">{formatPrice(product.priceCents * line.quantity)}</p>
                     <fieldset className="cart-line-quantity">
                       <legend className="visually-hidden">Quantity of {label}</legend>
-                      <button type="button" onClick={() => change(line, line.quantity - 1)}>
+                      <button type="button" onClick={() => change(line, line.quantity - 1, label)}>
                         <span aria-hidden="true">−</span>
                         <span className="visually-hidden">Decrease quantity of {label}</span>
                       </button>
@@ -162,13 +169,13 @@ export default function CartDrawer({ opening, products, onClose }: CartDrawerPro
                         type="button"
                         aria-disabled={atMost}
                         title={atMost ? CART_MESSAGES.maxQuantity : undefined}
-                        onClick={() => !atMost && change(line, line.quantity + 1)}
+                        onClick={() => (atMost ? notify.info(CART_MESSAGES.maxQuantity) : change(line, line.quantity + 1, label))}
                       >
                         <span aria-hidden="true">+</span>
                         <span className="visually-hidden">Increase quantity of {label}</span>
                       </button>
                     </fieldset>
-                    <button type="button" className="link-button cart-line-remove" onClick={() => change(line, 0)}>
+                    <button type="button" className="link-button cart-line-remove" onClick={() => change(line, 0, label)}>
                       Remove<span className="visually-hidden"> {label}</span>
                     </button>
                   </li>

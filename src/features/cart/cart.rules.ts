@@ -22,6 +22,7 @@ export const CART_MESSAGES = {
   saveFailed: 'Your cart could not be saved',
   loadFailed: 'Your saved cart could not be loaded',
   empty: 'Your cart is empty.',
+  removed: (label: string) => `${label} was taken out of your cart.`,
   /** What the cart, the product page and the checkout say of a product the catalogue marks `inStock: false`. */
   outOfStock: (name: string) => `${name} is out of stock.`,
 } as const;

@@ -114,6 +114,18 @@ function Toast({ toast }: { toast: ToastMessage }) {
             {toast.link.label}
           </a>
         )}
+        {toast.action && (
+          <button
+            type="button"
+            className="toast-link link-button"
+            onClick={() => {
+              toast.action?.run();
+              dismiss(toast.id);
+            }}
+          >
+            {toast.action.label}
+          </button>
+        )}
       </div>
       <button type="button" className="toast-close" onClick={() => dismiss(toast.id)}>
         <span aria-hidden="true">×</span>

@@ -8,7 +8,7 @@ import { push, type ToastKind, type ToastMessage, type ToastOptions } from './to
  * Shows a toast on the next page this tab loads (after a reload, for instance), as long as the shopper closes it
  * there or it runs out: what the page says before it goes must still be seen after.
  */
-export function notifyOnNextPage(kind: ToastKind, title: string, options: ToastOptions = {}): void {
+export function notifyOnNextPage(kind: ToastKind, title: string, options: Omit<ToastOptions, 'action'> = {}): void {
   try {
     sessionStorage.setItem(NEXT_PAGE_KEY, JSON.stringify({ kind, title, ...options }));
   } catch {

@@ -13,6 +13,8 @@ export interface ToastMessage {
   durationMs?: number;
   /** A same-site link shown with it, e.g. to the order just placed. */
   link?: { href: string; label: string };
+  /** A button that undoes what the toast reports (it closes the toast too), e.g. Undo after a line left the cart. */
+  action?: { label: string; run: () => void };
 }
 
 export type ToastOptions = Omit<ToastMessage, 'id' | 'kind' | 'title'>;
