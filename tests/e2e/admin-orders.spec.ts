@@ -55,7 +55,15 @@ test.describe('the admin’s orders', () => {
     const admin = await adminPage(browser, baseURL ?? '', 'orders');
     await openOrder(admin, order.id);
     await expect(admin.locator('.admin-order-state .admin-status')).toHaveText('Processing');
+    // The customer is e-mailed: the admin confirms first, and keeping the order as it is changes nothing.
     await admin.getByRole('button', { name: 'Mark shipped' }).click();
+    const confirm = admin.getByRole('dialog', { name: `Mark shipped: ${orderNumber(order.id)}?` });
+    await expect(confirm).toContainText('The customer is e-mailed that the order is on its way');
+    await expect(confirm.getByRole('button', { name: 'Not yet' })).toBeFocused();
+    await confirm.getByRole('button', { name: 'Not yet' }).click();
+    await expect(admin.locator('.admin-order-state .admin-status')).toHaveText('Processing');
+    await admin.getByRole('button', { name: 'Mark shipped' }).click();
+    await confirm.getByRole('button', { name: 'Mark shipped' }).click();
     await expect(message(admin, `Order ${orderNumber(order.id)} is Shipped.`)).toBeVisible();
     await expect(admin.locator('.admin-order-state .admin-status')).toHaveText('Shipped');
     await expect(admin.getByRole('button', { name: 'Mark delivered' })).toBeVisible();
@@ -122,7 +130,10 @@ test.describe('the admin’s orders', () => {
     const admin = await adminPage(browser, baseURL ?? '', 'orders-3');
     await openOrder(admin, order.id);
     const amount = admin.getByRole('textbox', { name: 'Refund amount (USD)' });
-    await expect(amount).toHaveValue((order.totalCents / 100).toFixed(2));
+    // Empty: one Enter never refunds the whole order.
+    await expect(amount).toHaveValue('');
+    await admin.getByRole('button', { name: 'Refund', exact: true }).click();
+    await expect(admin.getByRole('alert')).toHaveText('Enter an amount in dollars, such as 12.50.');
     await amount.fill('100000');
     await admin.getByRole('button', { name: 'Refund', exact: true }).click();
     await expect(admin.getByRole('alert')).toHaveText(/^At most \$[\d.]+ is left to refund\.$/);
@@ -130,8 +141,20 @@ test.describe('the admin’s orders', () => {
     await admin.getByRole('button', { name: 'Refund', exact: true }).click();
     await admin.getByRole('dialog', { name: 'Refund $2.50?' }).getByRole('button', { name: 'Refund $2.50' }).click();
     await expect(message(admin, 'Refunded $2.50.')).toBeVisible();
+    // Every card says the same after the refund: the status card and the payment card.
     await expect(admin.getByText('$2.50 refunded')).toBeVisible();
-    await expect(amount).toHaveValue(((order.totalCents - 250) / 100).toFixed(2));
+    await expect(admin.locator('dt', { hasText: 'Refunded' }).locator('+ dd')).toHaveText('$2.50');
+    await expect(amount).toHaveValue('');
+    // 'Refund in full' states the amount left before anything moves.
+    const rest = `$${((order.totalCents - 250) / 100).toFixed(2)}`;
+    await admin.getByRole('button', { name: `Refund in full (${rest})` }).click();
+    const full = admin.getByRole('dialog', { name: `Refund ${rest}?` });
+    await expect(full).toContainText(`${rest} goes back to the customer’s card.`);
+    await full.getByRole('button', { name: `Refund ${rest}` }).click();
+    await expect(admin.getByText('Refunded in full')).toBeVisible();
+    await expect(admin.locator('dt', { hasText: 'Refunded' }).locator('+ dd')).toHaveText(
+      `$${(order.totalCents / 100).toFixed(2)}`,
+    );
     await admin.context().close();
   });
 

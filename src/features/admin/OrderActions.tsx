@@ -2,8 +2,9 @@ import { type ReactNode, type SubmitEvent, useEffect, useId, useRef, useState } 
 import { api } from '@/lib/api';
 import { formatPrice } from '../catalog/catalog';
 import { STATUS_LABELS, type StatusKey } from '../orders/orders';
+import { notifyOnNextPage } from '../toasts/next-page-toast';
 import { notify } from '../toasts/toast.store';
-import { centsToDollars, dollarsToCents, NEXT_ACTION, type OrderActionAnswer } from './order-admin';
+import { dollarsToCents, NEXT_ACTION, type OrderActionAnswer } from './order-admin';
 
 interface OrderActionsProps {
   orderId: string;
@@ -13,13 +14,14 @@ interface OrderActionsProps {
   refundedCents: number;
 }
 
-type Pending = { kind: 'refund'; cents: number } | { kind: 'cancel' };
+type Pending = { kind: 'refund'; cents: number } | { kind: 'cancel' } | { kind: 'status'; to: StatusKey; label: string };
 
 /**
  * An order's status and what the admin can do to it: move it on (Mark shipped, Mark delivered), refund it, or cancel
- * it with a refund while it has not shipped. Refunds and cancelling ask for confirmation first. Each answer updates
- * the status and the refunded amount shown here and says what happened in a toast; the server makes a repeated click
- * harmless, and the buttons are disabled while a request is on its way.
+ * it with a refund while it has not shipped. Every one of them asks for confirmation first, stating what it does (the
+ * amount, the customer's e-mail). An answer that changed the order reloads the page, so every card shows the order as
+ * it is, and says what happened in a toast there; the server makes a repeated click harmless, and the buttons are
+ * disabled while a request is on its way.
  */
 export default function OrderActions(props: OrderActionsProps) {
   const [status, setStatus] = useState(props.status);
@@ -27,7 +29,8 @@ export default function OrderActions(props: OrderActionsProps) {
   const [busy, setBusy] = useState(false);
   const [pending, setPending] = useState<Pending | null>(null);
   const left = props.totalCents - refunded;
-  const [amount, setAmount] = useState(centsToDollars(left));
+  // Empty, not the total: an amount is typed, or 'Refund in full' chosen, so one Enter never refunds everything.
+  const [amount, setAmount] = useState('');
   const [amountError, setAmountError] = useState<string | null>(null);
   const amountId = useId();
   const next = NEXT_ACTION[status];
@@ -40,10 +43,16 @@ export default function OrderActions(props: OrderActionsProps) {
       notify.failure(failure, r);
       return;
     }
+    if (r.data.changed) {
+      // Every card of the page (payment, refunds, jobs, the label) is rendered from the order as it is now: reloaded,
+      // none of them can still show what was true before. The answer is said on the reloaded page.
+      notifyOnNextPage('success', r.data.message);
+      window.location.reload();
+      return;
+    }
     setStatus(r.data.status);
     setRefunded(r.data.refundedCents);
-    setAmount(centsToDollars(props.totalCents - r.data.refundedCents));
-    (r.data.changed ? notify.success : notify.info)(r.data.message);
+    notify.info(r.data.message);
   }
 
   function askRefund(e: SubmitEvent<HTMLFormElement>) {
@@ -59,6 +68,7 @@ export default function OrderActions(props: OrderActionsProps) {
     if (!pending) return;
     setPending(null);
     if (pending.kind === 'cancel') return act('cancel', {}, 'Cancel failed');
+    if (pending.kind === 'status') return act('status', { from: status, to: pending.to }, 'Status change failed');
     // All that is left goes as "the rest", so a second click asks the processor for the same refund.
     return act('refund', pending.cents === left ? {} : { amountCents: pending.cents }, 'Refund failed');
   }
@@ -79,7 +89,7 @@ export default function OrderActions(props: OrderActionsProps) {
             type="button"
             className="btn"
             disabled={busy}
-            onClick={() => act('status', { from: status, to: next.to }, 'Status change failed')}
+            onClick={() => setPending({ kind: 'status', to: next.to, label: next.label })}
           >
             {next.label}
           </button>
@@ -114,14 +124,42 @@ export default function OrderActions(props: OrderActionsProps) {
               </p>
             )}
           </div>
-          <button type="submit" className="btn btn-outline" disabled={busy}>
-            Refund
-          </button>
+          <div className="admin-action-row">
+            <button type="submit" className="btn btn-outline" disabled={busy}>
+              Refund
+            </button>
+            <button
+              type="button"
+              className="btn btn-outline"
+              disabled={busy}
+              onClick={() => {
+                setAmountError(null);
+                setPending({ kind: 'refund', cents: left });
+              }}
+            >
+              Refund in full ({formatPrice(left)})
+            </button>
+          </div>
         </form>
       ) : (
         <p className="admin-note">Nothing is left to refund.</p>
       )}
-      {pending && (
+      {pending?.kind === 'status' && (
+        <Confirm
+          title={`${pending.label}: ${props.number}?`}
+          confirmLabel={pending.label}
+          keepLabel="Not yet"
+          onConfirm={confirmed}
+          onKeep={() => setPending(null)}
+        >
+          <p>
+            {pending.to === 'shipped'
+              ? 'The customer is e-mailed that the order is on its way, with its tracking number. This cannot be undone.'
+              : `The order is marked ${STATUS_LABELS[pending.to]}. This cannot be undone.`}
+          </p>
+        </Confirm>
+      )}
+      {pending && pending.kind !== 'status' && (
         <Confirm
           title={pending.kind === 'cancel' ? `Cancel ${props.number}?` : `Refund ${formatPrice(pending.cents)}?`}
           confirmLabel={pending.kind === 'cancel' ? 'Cancel and refund' : `Refund ${formatPrice(pending.cents)}`}

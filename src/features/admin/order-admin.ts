@@ -146,9 +146,6 @@ export function dollarsToCents(text: string): number | null {
   return cents > 0 ? cents : null;
 }
 
-/** Cents as the dollars an amount field shows ('12.50'). */
-export const centsToDollars = (cents: number) => (cents / 100).toFixed(2);
-
 /** Where an outbox job of an order stands, as the order page shows it. */
 export type JobState = 'done' | 'running' | 'waiting' | 'retrying' | 'failed';
 
