@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { orderOfShopper } from '@/features/checkout/order-page.server';
 import { listOrders } from '@/features/orders/orders.server';
+import type { Sql } from '@/server/db/database.server';
 import { asShopper, type ShopperClaims } from '@/server/db/roles.server';
 import { loadCatalogueIndex } from '../unit/load-catalogue';
 import { newShopper } from './shopper-fixtures';
@@ -93,6 +95,27 @@ describe(`order history on ${TEST_DATABASE_KIND}`, () => {
     // Guests cannot read orders at all (the endpoint answers them 401 before asking).
     await expect(history(null)).rejects.toThrow(/permission denied/);
     expect(await history(ann)).toHaveLength(1);
+  });
+
+  it('opens a shopper’s own order in full, refunds included, and nobody else’s', async () => {
+    const ann = await newShopper(db, 'ann');
+    const ben = await newShopper(db, 'ben');
+    const id = await placeOrder(ann, '2026-11-02T10:00:00Z', [{ productId: 8, quantity: 2 }]);
+    await db.query(
+      `insert into public.order_refunds (refund_id, order_id, amount_cents, status) values ($1, $2, 500, 'succeeded'),
+         ($3, $2, 700, 'failed')`,
+      [`re_${randomUUID()}`, id, `re_${randomUUID()}`],
+    );
+    const as =
+      (claims: ShopperClaims) =>
+      <T>(fn: (tx: Sql) => Promise<T>) =>
+        asShopper(db, claims, fn);
+    const page = await orderOfShopper(db, as(ann), id);
+    expect(page).toMatchObject({ id, customerName: 'Ann Lee', refundedCents: 500, trackingNumber: 'TRACK1' });
+    expect(page?.items).toEqual([expect.objectContaining({ name: catalogue.get(8)?.name, quantity: 2 })]);
+    expect(await orderOfShopper(db, as(ben), id)).toBeNull();
+    expect(await orderOfShopper(db, as(ann), 'not-a-uuid')).toBeNull();
+    expect(await orderOfShopper(db, as(ann), randomUUID())).toBeNull();
   });
 
   it('marks lines the catalogue no longer sells so a reorder skips them, and keeps their stored name and picture', async () => {

@@ -252,3 +252,34 @@ test.describe('order history', () => {
     });
   }
 });
+
+test('a shopper opens an order from My Orders and sees all of it; no one else can', async ({ page, browser, baseURL }) => {
+  await signedInShopper(page.request, baseURL ?? '');
+  const order = await buy(page.request, baseURL ?? '', [SCRUBS, { productId: 8 }]);
+  const number = orderNumber(order.id);
+  await page.goto('/orders');
+  await page.getByRole('link', { name: number }).click();
+  await expect(page).toHaveURL(new RegExp(`/orders/${order.id}$`));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Order ${number}`);
+  const main = page.getByRole('main');
+  await expect(main).toContainText('2 × Clinical Scrubs (blue, M)');
+  await expect(main).toContainText('1 × Turmeric Face Soap');
+  await expect(main).toContainText(`$${(order.totalCents / 100).toFixed(2)}`);
+  await expect(main).toContainText('Austin, TX 78701');
+  await expect(main.getByRole('heading', { name: 'Tracking' })).toBeVisible();
+
+  // Another shopper, and a guest, get nothing of it.
+  const other = await browser.newContext();
+  const otherPage = await other.newPage();
+  await signedInShopper(otherPage.request, baseURL ?? '', 'Ben');
+  const response = await otherPage.goto(`/orders/${order.id}`);
+  expect(response?.status()).toBe(404);
+  await expect(otherPage.getByRole('heading', { level: 1 })).toHaveText('Order not found');
+  await expect(otherPage.getByRole('main')).not.toContainText('Clinical Scrubs');
+  await other.close();
+  const guest = await browser.newContext();
+  const guestPage = await guest.newPage();
+  await guestPage.goto(`/orders/${order.id}`);
+  await expect(guestPage).toHaveURL(/\/$/);
+  await guest.close();
+});

@@ -1,5 +1,5 @@
 import { tokenHash } from '@/server/auth/tokens.server';
-import { type Database, jsonColumn } from '@/server/db/database.server';
+import { type Database, jsonColumn, type Sql } from '@/server/db/database.server';
 import { asService } from '@/server/db/roles.server';
 
 /** An order as its own page shows it to whoever holds the link from the confirmation e-mail. */
@@ -14,6 +14,8 @@ export interface OrderPage {
   shippingCents: number;
   taxCents: number;
   totalCents: number;
+  /** What was given back: refunds that count (pending or succeeded at the processor). */
+  refundedCents: number;
   trackingNumber: string | null;
   trackingUrl: string | null;
   estimatedDelivery: string | null;
@@ -47,6 +49,31 @@ export function shippingService(stored: string | Record<string, unknown>): strin
  */
 export async function orderByToken(db: Database, token: string): Promise<OrderPage | null> {
   if (token.length < 20 || token.length > 100) return null;
+  return orderWhere(
+    db,
+    `o.access_token_hash = $1 or o.id = (select t.order_id from public.order_access_tokens t where t.token_hash = $1)`,
+    tokenHash(token),
+  );
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * A signed-in shopper's own order, or null (someone else's, or none). Whether it is theirs is asked as the shopper
+ * (`run`: their role and claims), so row-level security decides; the page is then read as one whole.
+ */
+export async function orderOfShopper(
+  db: Database,
+  run: <T>(fn: (tx: Sql) => Promise<T>) => Promise<T>,
+  orderId: string,
+): Promise<OrderPage | null> {
+  if (!UUID.test(orderId)) return null;
+  const [own] = await run((tx) => tx.query<{ id: string }>('select id from public.orders where id = $1', [orderId]));
+  return own ? orderWhere(db, 'o.id = $1::uuid', own.id) : null;
+}
+
+/** The order found by `where` (on `orders o`, with `$1`), as its page shows it. */
+async function orderWhere(db: Database, where: string, param: string): Promise<OrderPage | null> {
   const [row] = await asService(db, (tx) =>
     tx.query<{
       id: string;
@@ -59,6 +86,7 @@ export async function orderByToken(db: Database, token: string): Promise<OrderPa
       shipping_cents: number;
       tax_cents: number;
       total_cents: number;
+      refunded_cents: number;
       tracking_number: string | null;
       tracking_url: string | null;
       estimated_delivery: Date | string | null;
@@ -75,12 +103,13 @@ export async function orderByToken(db: Database, token: string): Promise<OrderPa
     }>(
       `select o.id, o.created_at, o.status, o.customer_name, o.shipping_address, o.shipping_method, o.subtotal_cents,
               o.shipping_cents, o.tax_cents, o.total_cents, o.tracking_number, o.tracking_url, o.estimated_delivery,
+              (select coalesce(sum(r.amount_cents), 0)::int from public.order_refunds r
+                where r.order_id = o.id and r.status in ('pending', 'succeeded')) as refunded_cents,
               coalesce((select json_agg(json_build_object('product_name', i.product_name, 'quantity', i.quantity,
                           'price_cents', i.price_cents, 'selected_color', i.selected_color, 'selected_size', i.selected_size,
                           'image', i.image) order by i.id) from public.order_items i where i.order_id = o.id), '[]'::json) as items
-       from public.orders o
-       where o.access_token_hash = $1 or o.id = (select t.order_id from public.order_access_tokens t where t.token_hash = $1)`,
-      [tokenHash(token)],
+       from public.orders o where ${where}`,
+      [param],
     ),
   );
   if (!row) return null;
@@ -96,6 +125,7 @@ export async function orderByToken(db: Database, token: string): Promise<OrderPa
     shippingCents: row.shipping_cents,
     taxCents: row.tax_cents,
     totalCents: row.total_cents,
+    refundedCents: row.refunded_cents,
     trackingNumber: row.tracking_number,
     trackingUrl: row.tracking_url && /^https?:\/\//.test(row.tracking_url) ? row.tracking_url : null,
     estimatedDelivery: iso(row.estimated_delivery)?.slice(0, 10) ?? null,

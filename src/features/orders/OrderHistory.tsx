@@ -197,7 +197,9 @@ function OrderCard({ order, placedOn }: { order: Order; placedOn: Intl.DateTimeF
   return (
     <li className="order-card">
       <div className="order-head">
-        <h2>{number}</h2>
+        <h2>
+          <a href={`/orders/${order.id}`}>{number}</a>
+        </h2>
         <span className={`order-status order-status-${status}`}>{STATUS_LABELS[status]}</span>
       </div>
       <p className="order-meta">
