@@ -7,7 +7,10 @@
 // because Lighthouse (and a shopper's "clear site data except cookies") resets storage but keeps the session cookie.
 // It is a string, not a function, because the Content-Security-Policy allows it by the hash of these exact bytes.
 
-/** The cookie: `aurelia_signed_in=1` while this browser's shopper was last known to be signed in. Not a secret. */
+/**
+ * The cookie: `aurelia_signed_in=1` while this browser's shopper was last known to be signed in, `2` when that
+ * shopper is an admin (the header then shows its Admin link, <html data-admin>). Not a secret: the server ignores it.
+ */
 export const SIGNED_IN_COOKIE = 'aurelia_signed_in';
 
-export const SIGNED_IN_HINT_SCRIPT = `if(/(^|; )${SIGNED_IN_COOKIE}=1/.test(document.cookie))document.documentElement.setAttribute('data-signed-in','')`;
+export const SIGNED_IN_HINT_SCRIPT = `{const h=/(^|; )${SIGNED_IN_COOKIE}=([12])/.exec(document.cookie),e=document.documentElement;if(h){e.setAttribute('data-signed-in','');if(h[2]==='2')e.setAttribute('data-admin','')}}`;

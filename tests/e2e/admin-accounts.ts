@@ -18,6 +18,7 @@ export const E2E_ADMINS = [
   'messages',
   'subscribers',
   'history',
+  'header',
 ] as const;
 
 export type E2EAdmin = (typeof E2E_ADMINS)[number];

@@ -35,6 +35,28 @@ test.describe('admin', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Activity');
   });
 
+  test('the shop’s header links a signed-in admin to the admin, and no one else', async ({ page, browser, baseURL }) => {
+    await signedInAdmin(page.request, baseURL ?? '', 'header');
+    await page.goto('/about');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(page.getByTestId('online-indicator')).toHaveText('Online: Admin');
+    await nav.getByRole('link', { name: 'Admin', exact: true }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Overview');
+    // On the next page the link is there from the first paint (no layout shift while the session is asked).
+    await page.goto('/contact');
+    await expect(nav.getByRole('link', { name: 'Admin', exact: true })).toBeVisible();
+
+    const shopper = await browser.newContext();
+    const shopperPage = await shopper.newPage();
+    await signedInShopper(shopperPage.request, baseURL ?? '', 'Shopper');
+    await shopperPage.goto('/about');
+    await expect(shopperPage.getByTestId('online-indicator')).toHaveText('Online: Shopper');
+    await expect(
+      shopperPage.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin', exact: true }),
+    ).toBeHidden();
+    await shopper.close();
+  });
+
   test('fits a phone and has no WCAG 2.2 AA violations', async ({ page, browser, baseURL }) => {
     // Five pages, each swept by axe on a busy two-core machine.
     test.slow();

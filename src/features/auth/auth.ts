@@ -6,6 +6,8 @@ export interface SessionUser {
   id: string;
   email: string;
   firstName: string | null;
+  /** Present for an admin: the header then links to /admin (the admin itself decides who gets in). */
+  admin?: true;
 }
 
 /** What /api/auth/session and /api/auth/login answer about the shopper. */

@@ -13,7 +13,7 @@ export function clearPrivateState(): void {
 }
 
 // Signing in and out later (the dialog, Log out, another tab, idle sign-out) moves the header's mark with it.
-$user.listen((user) => rememberSignedIn(user !== null));
+$user.listen((user) => rememberSignedIn(user));
 
 let firstAnswer: Promise<unknown> | undefined;
 
@@ -28,7 +28,7 @@ export async function knownUser(): Promise<SessionUser | null> {
     firstAnswer ??= api<UserAnswer>('/api/auth/session').then((r) => {
       if (r.ok && !$user.get()) $user.set(r.data.user);
       // The server's word settles the header's guess, whichever way it went (a session may have ended meanwhile).
-      if (r.ok) rememberSignedIn($user.get() !== null);
+      if (r.ok) rememberSignedIn($user.get());
     });
     await firstAnswer;
   }

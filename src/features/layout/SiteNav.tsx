@@ -49,7 +49,7 @@ export default function SiteNav({ pathname }: Props) {
   const list = (
     <ul className="nav-list">
       {NAV_LINKS.map((link) => (
-        <li key={link.href} className={link.signedInOnly ? 'nav-signed-in' : undefined}>
+        <li key={link.href} className={link.adminOnly ? 'nav-admin' : link.signedInOnly ? 'nav-signed-in' : undefined}>
           <a href={link.href} aria-current={isCurrent(link, pathname) ? 'page' : undefined} onClick={() => setOpen(false)}>
             {link.label}
           </a>

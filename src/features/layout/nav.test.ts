@@ -8,6 +8,15 @@ describe('header navigation', () => {
 
   it('adds My Orders and Wishlist for a signed-in shopper', () => {
     expect(navLinks(true).map((l) => l.label)).toEqual(['Home', 'Collections', 'My Orders', 'Wishlist', 'About', 'Contact']);
+    expect(navLinks(true, true).map((l) => l.label)).toEqual([
+      'Home',
+      'Collections',
+      'My Orders',
+      'Wishlist',
+      'About',
+      'Contact',
+      'Admin',
+    ]);
   });
 
   it('marks the current page', () => {

@@ -6,6 +6,8 @@ export interface NavLink {
   label: string;
   /** Shown only to a signed-in shopper. */
   signedInOnly?: true;
+  /** Shown only to a signed-in admin. */
+  adminOnly?: true;
 }
 
 /** Every header link in order; My Orders and Wishlist are only for a signed-in shopper (spec section 2). */
@@ -16,11 +18,12 @@ export const NAV_LINKS: readonly NavLink[] = [
   { href: '/wishlist', label: 'Wishlist', signedInOnly: true },
   { href: '/about', label: 'About' },
   { href: '/contact', label: 'Contact' },
+  { href: '/admin', label: 'Admin', signedInOnly: true, adminOnly: true },
 ];
 
-/** The header links a guest (false) or a signed-in shopper (true) sees, in order. */
-export function navLinks(signedIn: boolean): NavLink[] {
-  return NAV_LINKS.filter((link) => signedIn || !link.signedInOnly);
+/** The header links a guest (false) or a signed-in shopper (true), and an admin, sees, in order. */
+export function navLinks(signedIn: boolean, admin = false): NavLink[] {
+  return NAV_LINKS.filter((link) => (signedIn || !link.signedInOnly) && (admin || !link.adminOnly));
 }
 
 /** Whether a link is the page being shown (Collections is a section of the home page, never "current"). */

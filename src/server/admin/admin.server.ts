@@ -1,10 +1,11 @@
 import type { APIContext } from 'astro';
-import type { AuthPort, CookieJar } from '../auth/auth.port';
+import type { SessionUser } from '@/features/auth/auth';
+import type { AccountUser, AuthPort, CookieJar } from '../auth/auth.port';
 import { activeSession } from '../auth/session.server';
 import type { Database, Sql } from '../db/database.server';
 import { asService, serviceStatement } from '../db/roles.server';
 import { cookieJar, problem } from '../http.server';
-import { getServices, type Services } from '../services.server';
+import { getServices, publicUser, type Services } from '../services.server';
 
 /** A signed-in account allowed to use the admin. */
 export interface Admin {
@@ -54,6 +55,12 @@ export async function adminFor(db: Database, adminEmails: readonly string[], use
   );
   if (!row || !(row.promoted || adminEmails.includes(row.email))) return null;
   return { id: userId, email: row.email };
+}
+
+/** What the browser is told about a signed-in account: the shopper, marked `admin` when they may use /admin. */
+export async function sessionUserOf(deps: Pick<AdminDeps, 'db' | 'adminEmails'>, user: AccountUser): Promise<SessionUser> {
+  const admin = await adminFor(deps.db, deps.adminEmails, user.id);
+  return { ...publicUser(user), ...(admin ? { admin: true as const } : {}) };
 }
 
 /**

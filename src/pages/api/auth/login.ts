@@ -1,10 +1,11 @@
 import type { APIRoute } from 'astro';
 import { AUTH_MESSAGES } from '@/features/auth/auth.rules';
+import { sessionUserOf } from '@/server/admin/admin.server';
 import { loginBody } from '@/server/auth/auth.schemas';
 import { signInWithLimits } from '@/server/auth/login-limits.server';
 import { activeSession } from '@/server/auth/session.server';
 import { clientAddress, cookieJar, json, problem, readJson, tooManyRequests } from '@/server/http.server';
-import { getServices, publicUser } from '@/server/services.server';
+import { getServices } from '@/server/services.server';
 
 export const prerender = false;
 
@@ -25,5 +26,8 @@ export const POST: APIRoute = async (context) => {
   const { result } = attempt;
   if (!result.ok) return problem(400, result.error.code, result.error.message);
   const session = await activeSession(db, auth, jar, { touch: true });
-  return json({ user: publicUser(session?.user ?? result.value), message: AUTH_MESSAGES.welcome });
+  return json({
+    user: await sessionUserOf({ db, adminEmails: config.adminEmails }, session?.user ?? result.value),
+    message: AUTH_MESSAGES.welcome,
+  });
 };

@@ -1,20 +1,21 @@
 import type { APIRoute } from 'astro';
+import { sessionUserOf } from '@/server/admin/admin.server';
 import { activeSession } from '@/server/auth/session.server';
 import { cookieJar, json } from '@/server/http.server';
-import { getServices, publicUser } from '@/server/services.server';
+import { getServices } from '@/server/services.server';
 
 export const prerender = false;
 
 /** Who is signed in. The browser asks every 3 minutes; asking is not activity, so it never keeps an idle session alive. */
 export const GET: APIRoute = async ({ request, cookies }) => {
-  const { db, auth } = await getServices();
+  const { db, auth, config } = await getServices();
   const session = await activeSession(db, auth, cookieJar(request, cookies), { touch: false });
-  return json({ user: session ? publicUser(session.user) : null });
+  return json({ user: session ? await sessionUserOf({ db, adminEmails: config.adminEmails }, session.user) : null });
 };
 
 /** Records activity (the shopper clicked or typed) and answers like GET. */
 export const POST: APIRoute = async ({ request, cookies }) => {
-  const { db, auth } = await getServices();
+  const { db, auth, config } = await getServices();
   const session = await activeSession(db, auth, cookieJar(request, cookies), { touch: true });
-  return json({ user: session ? publicUser(session.user) : null });
+  return json({ user: session ? await sessionUserOf({ db, adminEmails: config.adminEmails }, session.user) : null });
 };

@@ -1,10 +1,11 @@
 import type { APIRoute } from 'astro';
 import { AUTH_MESSAGES } from '@/features/auth/auth.rules';
+import { sessionUserOf } from '@/server/admin/admin.server';
 import { verifyBody } from '@/server/auth/auth.schemas';
 import { activeSession } from '@/server/auth/session.server';
 import { clientAddress, cookieJar, json, problem, readJson, tooManyRequests } from '@/server/http.server';
 import { hit } from '@/server/ratelimit.server';
-import { getServices, publicUser } from '@/server/services.server';
+import { getServices } from '@/server/services.server';
 
 export const prerender = false;
 
@@ -30,5 +31,8 @@ export const POST: APIRoute = async (context) => {
   const signedIn = await auth.signIn({ email: verified.value.email, password: body.data.password }, jar);
   if (!signedIn.ok) return problem(400, signedIn.error.code, signedIn.error.message);
   const session = await activeSession(db, auth, jar, { touch: true });
-  return json({ user: publicUser(session?.user ?? signedIn.value), message: AUTH_MESSAGES.verified });
+  return json({
+    user: await sessionUserOf({ db, adminEmails: config.adminEmails }, session?.user ?? signedIn.value),
+    message: AUTH_MESSAGES.verified,
+  });
 };
