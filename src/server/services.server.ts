@@ -1,7 +1,7 @@
 import type { SessionUser } from '@/features/auth/auth';
 import { getProducts } from '@/features/catalog/catalog.server';
 import { syncCatalogue } from '@/features/catalog/catalog-sync.server';
-import { labelJob, orderEmailJob, shippedEmailJob } from '@/features/checkout/fulfilment.server';
+import { labelJob, orderChangeEmailJob, orderEmailJob, shippedEmailJob } from '@/features/checkout/fulfilment.server';
 import { reconcilePayments } from '@/features/checkout/payment-events.server';
 import { contactNoticeJob } from '@/features/contact/contact-notice.server';
 import type { AddressPort } from './address/address.port';
@@ -98,6 +98,7 @@ async function start(): Promise<Services> {
       'password-reset': ({ email }) => auth.requestPasswordReset(email, { origin: publicOrigin }),
       'confirmation-resend': ({ email }) => auth.resendConfirmation(email, { origin: publicOrigin }),
       'contact-notice': contactNoticeJob({ db, mail, shopEmail: config.shopEmail, publicOrigin }),
+      'order-change-email': orderChangeEmailJob({ db, mail, publicOrigin }),
     } satisfies JobHandlers),
     { intervalMs: 5000 },
   );

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { NEXT_STATUSES } from '@/features/admin/order-admin';
 import { quoteRates } from '@/features/checkout/checkout.server';
-import { labelJob } from '@/features/checkout/fulfilment.server';
+import { labelJob, orderChangeEmailJob } from '@/features/checkout/fulfilment.server';
 import { recordOrder, startCheckout } from '@/features/checkout/order.server';
 import { handlePaymentEvent } from '@/features/checkout/payment-events.server';
 import { orderNumber } from '@/features/orders/orders';
@@ -25,6 +25,7 @@ import { listOrdersForAdmin, orderForAdmin } from '@/server/admin/orders.server'
 import type { CookieJar } from '@/server/auth/auth.port';
 import { createBuiltInAuth, SESSION_COOKIE } from '@/server/auth/builtin.server';
 import { asService, asShopper, type ShopperClaims } from '@/server/db/roles.server';
+import type { MailMessage } from '@/server/mail/mail.port';
 import { MAX_ATTEMPTS } from '@/server/outbox/outbox.server';
 import { PaymentsError, type PaymentsPort } from '@/server/payments/payments.port';
 import { createTestProcessor, signTestWebhook } from '@/server/payments/test-processor.server';
@@ -345,6 +346,42 @@ describe(`refunds on ${TEST_DATABASE_KIND}`, () => {
     expect(detail?.refunds.map((r) => r.amountCents)).toEqual([500, order.totalCents - 500]);
     expect(detail?.refunds.every((r) => r.adminEmail === OWNER)).toBe(true);
     expect(await actionsFor(order.id)).toHaveLength(2);
+  });
+
+  it('tells the shopper of each refund and of a cancellation, once each, through the outbox', async () => {
+    const me = await admin();
+    const sent: MailMessage[] = [];
+    const job = orderChangeEmailJob({ db, mail: { name: 'recorder', send: async (m) => void sent.push(m) }, publicOrigin: SHOP });
+    const jobs = async (orderId: string) =>
+      (
+        await db.query<{ dedupe_key: string; payload: string }>(
+          `select dedupe_key, payload::text as payload from public.outbox where kind = 'order-change-email' and dedupe_key like $1 order by id`,
+          [`%${orderId}%`],
+        )
+      ).map((r) => ({ key: r.dedupe_key, payload: JSON.parse(r.payload) as Parameters<typeof job>[0] }));
+
+    const refunded = await buy();
+    await read(adminOrderRefund(deps(), request({ amountCents: 500 }), me.jar(), refunded.id));
+    await read(adminOrderRefund(deps(), request({ amountCents: 500 }), me.jar(), refunded.id));
+    const refundJobs = await jobs(refunded.id);
+    expect(refundJobs).toHaveLength(2);
+    for (const { payload } of refundJobs) await job(payload);
+    expect(sent.map((m) => [m.to, m.subject])).toEqual([
+      ['grace@example.com', `Your Aurelia order ${orderNumber(refunded.id)}: $5.00 refunded`],
+      ['grace@example.com', `Your Aurelia order ${orderNumber(refunded.id)}: $5.00 refunded`],
+    ]);
+    expect(sent[1]?.text).toContain(`In all, $10.00 of $${(refunded.totalCents / 100).toFixed(2)} has been refunded`);
+    expect(sent[0]?.html).toContain(`${SHOP}/order?token=`);
+
+    const cancelled = await buy();
+    await read(adminOrderCancel(deps(), request(), me.jar(), cancelled.id));
+    await read(adminOrderCancel(deps(), request(), me.jar(), cancelled.id));
+    const cancelJobs = await jobs(cancelled.id);
+    expect(cancelJobs.map((j) => j.key)).toEqual([`mail:cancelled:${cancelled.id}`]);
+    sent.length = 0;
+    await job(cancelJobs[0]?.payload as Parameters<typeof job>[0]);
+    expect(sent.map((m) => m.subject)).toEqual([`Your Aurelia order ${orderNumber(cancelled.id)} is cancelled`]);
+    expect(sent[0]?.text).toContain(`$${(cancelled.totalCents / 100).toFixed(2)} is on its way back to your card.`);
   });
 
   it('when the processor refuses, nothing changes and the admin reads its message', async () => {

@@ -155,6 +155,12 @@ test.describe('the admin’s orders', () => {
     await expect(admin.locator('dt', { hasText: 'Refunded' }).locator('+ dd')).toHaveText(
       `$${(order.totalCents / 100).toFixed(2)}`,
     );
+    // The shopper is told of each refund, with a link to the order's page.
+    const subject = (amount: string) =>
+      new RegExp(`^Your Aurelia order ${orderNumber(order.id)}: ${amount.replace(/[$.]/g, '\\$&')} refunded$`);
+    const told = await waitForMail('ada@example.com', subject('$2.50'));
+    expect(told.link).toMatch(/^\/order\?token=/);
+    await waitForMail('ada@example.com', subject(rest));
     await admin.context().close();
   });
 

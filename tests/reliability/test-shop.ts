@@ -5,7 +5,7 @@
  * getServices and astro:content load this file while those endpoints are still loading.
  */
 
-import { labelJob, orderEmailJob, shippedEmailJob } from '@/features/checkout/fulfilment.server';
+import { labelJob, orderChangeEmailJob, orderEmailJob, shippedEmailJob } from '@/features/checkout/fulfilment.server';
 import { contactNoticeJob } from '@/features/contact/contact-notice.server';
 import { createBuiltInAuth } from '@/server/auth/builtin.server';
 import { loadConfig } from '@/server/config.server';
@@ -93,6 +93,7 @@ export function startShop(
       'password-reset': ({ email }) => services.auth.requestPasswordReset(email, { origin: publicOrigin }),
       'confirmation-resend': ({ email }) => services.auth.resendConfirmation(email, { origin: publicOrigin }),
       'contact-notice': contactNoticeJob({ db, mail, shopEmail, publicOrigin }),
+      'order-change-email': orderChangeEmailJob({ db, mail, publicOrigin }),
     });
     const runOutbox = (now?: Date) => processDue(db, handlers, now ? { now } : {});
     return { services, db, sent, mailDown, runOutbox };

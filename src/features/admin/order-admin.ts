@@ -180,12 +180,16 @@ export const ORDER_JOBS = [
   { prefix: 'mail:customer', label: 'Confirmation e-mail to the customer' },
   { prefix: 'mail:shop', label: 'Order notice to the shop' },
   { prefix: 'mail:shipped', label: 'Shipped e-mail to the customer' },
+  { prefix: 'mail:cancelled', label: 'Cancellation e-mail to the customer' },
 ] as const;
 
 export const jobKeys = (orderId: string) => ORDER_JOBS.map((j) => `${j.prefix}:${orderId}`);
 
 /** The de-duplication key of an order's shipped e-mail: it is queued once, however often the order is marked shipped. */
 export const shippedMailKey = (orderId: string) => `mail:shipped:${orderId}`;
+
+/** The de-duplication key of an order's cancellation e-mail: once per order. */
+export const cancelledMailKey = (orderId: string) => `mail:cancelled:${orderId}`;
 
 /** The admin activity log's names for the order actions. */
 export const ORDER_ACTION_LABELS = {

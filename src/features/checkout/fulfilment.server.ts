@@ -178,6 +178,46 @@ export function shippedEmailJob(deps: { db: Database; mail: MailPort; publicOrig
   };
 }
 
+/**
+ * The 'order-change-email' job: tells the shopper of a refund (its amount, and all refunded so far) or of the order's
+ * cancellation (with what was refunded for it), as the shop's refunds stand when it runs. A refund that failed at the
+ * processor since it was queued is not announced.
+ */
+export function orderChangeEmailJob(deps: { db: Database; mail: MailPort; publicOrigin: string }) {
+  return async ({
+    orderId,
+    change,
+    refundId,
+    accessToken,
+  }: {
+    orderId: string;
+    change: 'refund' | 'cancel';
+    refundId?: string | undefined;
+    accessToken?: string | undefined;
+  }) => {
+    const order = await loadOrder(deps.db, orderId);
+    const [money] = await serviceStatement<{ refunded_cents: number; amount_cents: number | null }>(
+      deps.db,
+      `select (select coalesce(sum(amount_cents), 0)::int from public.order_refunds
+                where order_id = $1 and status in ('pending', 'succeeded')) as refunded_cents,
+              (select amount_cents from public.order_refunds
+                where order_id = $1 and refund_id = $2 and status in ('pending', 'succeeded')) as amount_cents`,
+      [orderId, refundId ?? null],
+    );
+    const refundedCents = money?.refunded_cents ?? 0;
+    if (change === 'refund' && !money?.amount_cents) return;
+    const link = accessToken
+      ? `${deps.publicOrigin}/order?token=${encodeURIComponent(accessToken)}`
+      : `${deps.publicOrigin}/orders`;
+    const { renderRefundEmail } = await import('./emails/refund-email.server');
+    const what =
+      change === 'cancel'
+        ? ({ kind: 'cancel', refundedCents } as const)
+        : ({ kind: 'refund', amountCents: money?.amount_cents ?? 0, refundedCents } as const);
+    await deps.mail.send(await renderRefundEmail(orderEmailData(order), what, order.customer_email, link));
+  };
+}
+
 /** The answer of POST /api/create-shipment, in the spec's fields. */
 export interface ShipmentAnswer {
   success: boolean;

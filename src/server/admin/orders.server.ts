@@ -1,4 +1,5 @@
 import {
+  cancelledMailKey,
   JOB_STATE_LABELS,
   type JobState,
   jobKeys,
@@ -394,16 +395,33 @@ const answer = (changed: boolean, money: Pick<OrderMoney, 'status' | 'refundedCe
  * token the confirmation e-mail's job carries (the shop keeps only the token's hash).
  */
 async function queueShippedMail(tx: Sql, orderId: string): Promise<void> {
+  await queueJob(tx, 'order-shipped-email', { orderId, ...(await customerToken(tx, orderId)) }, shippedMailKey(orderId));
+}
+
+/** The order page's token the confirmation e-mail's job carries, for the shopper's later e-mails to link with. */
+async function customerToken(tx: Sql, orderId: string): Promise<{ accessToken?: string }> {
   const [confirmation] = await tx.query<{ token: string | null }>(
     `select payload ->> 'accessToken' as token from public.outbox where dedupe_key = $1`,
     [`mail:customer:${orderId}`],
   );
-  await queueJob(
-    tx,
-    'order-shipped-email',
-    { orderId, ...(confirmation?.token ? { accessToken: confirmation.token } : {}) },
-    shippedMailKey(orderId),
-  );
+  return confirmation?.token ? { accessToken: confirmation.token } : {};
+}
+
+/**
+ * Queues the shopper's e-mail of a refund (once per refund) or of the order's cancellation (once per order, naming
+ * the refund it came with), in the transaction that records it.
+ */
+async function queueChangeMail(tx: Sql, orderId: string, change: { refundId: string } | 'cancel'): Promise<void> {
+  const token = await customerToken(tx, orderId);
+  if (change === 'cancel')
+    await queueJob(tx, 'order-change-email', { orderId, change: 'cancel', ...token }, cancelledMailKey(orderId));
+  else
+    await queueJob(
+      tx,
+      'order-change-email',
+      { orderId, change: 'refund', refundId: change.refundId, ...token },
+      `mail:refund:${orderId}:${change.refundId}`,
+    );
 }
 
 /**
@@ -473,6 +491,7 @@ const counts = (refund: Refund) => refund.status === 'pending' || refund.status 
  */
 async function recordRefundAction(tx: Sql, me: AdminCaller, orderId: string, refund: Refund, refundedBefore: number) {
   if (!(await recordRefund(tx, me, orderId, refund))) return false;
+  if (counts(refund)) await queueChangeMail(tx, orderId, { refundId: refund.id });
   await recordAction(tx, me.admin, {
     action: 'order.refund',
     target: target(orderId),
@@ -575,6 +594,7 @@ export async function cancelOrder(me: AdminCaller, payments: PaymentsPort, order
     );
     const change = { refundedCents, ...(refund ? { refundId: refund.id } : {}) };
     if (cancelled) {
+      await queueChangeMail(tx, orderId, 'cancel');
       await recordAction(tx, me.admin, {
         action: 'order.cancel',
         target: target(orderId),
@@ -582,7 +602,8 @@ export async function cancelOrder(me: AdminCaller, payments: PaymentsPort, order
         after: { status: 'cancelled', ...change },
       });
     } else if (recorded) {
-      // The money moved though the status did not (the order changed meanwhile): that is recorded too.
+      // The money moved though the status did not (the order changed meanwhile): that is recorded, and told, too.
+      if (refund && counts(refund)) await queueChangeMail(tx, orderId, { refundId: refund.id });
       await recordAction(tx, me.admin, {
         action: 'order.refund',
         target: target(orderId),

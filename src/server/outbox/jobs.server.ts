@@ -27,6 +27,16 @@ export const JOBS = {
   'confirmation-resend': z.object({ email: z.string().max(320) }),
   /** Tells the shop of a contact message (queued by the database as the message is written, once per message). */
   'contact-notice': z.object({ messageId: z.number().int().positive() }),
+  /**
+   * Tells the shopper the shop refunded part of their order (once per refund, `refundId`) or cancelled it (once per
+   * order), with the order page's token the confirmation carried.
+   */
+  'order-change-email': z.object({
+    orderId: z.uuid(),
+    change: z.enum(['refund', 'cancel']),
+    refundId: z.string().min(1).max(200).optional(),
+    accessToken: z.string().min(20).max(100).optional(),
+  }),
   /** Tells the shopper their order has shipped, with its tracking (queued once, when an admin marks it shipped). */
   'order-shipped-email': z.object({ orderId: z.uuid(), accessToken: z.string().min(20).max(100).optional() }),
 } as const satisfies Record<string, z.ZodType>;
