@@ -11,6 +11,7 @@ describe('configuration', () => {
       publicOrigin: 'http://127.0.0.1:4321',
       trustProxyHops: 0,
       adminEmails: [],
+      shopTimeZone: 'America/New_York',
       shopEmail: 'orders@aurelia-care.com',
       payments: { kind: 'test' },
       limits: LIMITS,
@@ -35,6 +36,13 @@ describe('configuration', () => {
       /ADMIN_EMAILS is not accepted with Supabase accounts.*npm run admin:create/,
     );
     expect(loadConfig(supabase).adminEmails).toEqual([]);
+  });
+
+  it('keeps the shop’s time zone, New York unless told, and refuses one that is not a zone', () => {
+    expect(loadConfig({}).shopTimeZone).toBe('America/New_York');
+    expect(loadConfig({ SHOP_TIME_ZONE: 'Europe/London' }).shopTimeZone).toBe('Europe/London');
+    for (const zone of ['Mars/Olympus', 'EST5', 'nowhere'])
+      expect(() => loadConfig({ SHOP_TIME_ZONE: zone }), zone).toThrow(/SHOP_TIME_ZONE must be an IANA time zone/);
   });
 
   it('switches each port to its production adapter', () => {

@@ -55,6 +55,16 @@ function publicOrigin(siteUrl: string | undefined, host: string, port: number): 
 }
 
 /** The server's configuration, validated once at start-up; a wrong or half-set value stops the server with a clear message. */
+/** Whether `zone` is an IANA time zone this runtime knows. */
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return zone.includes('/') || zone === 'UTC';
+  } catch {
+    return false;
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const supabase = group(env, 'Supabase Auth', ['SUPABASE_URL', 'SUPABASE_ANON_KEY'] as const);
   const ses = group(env, 'AWS SES e-mail', ['AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'SES_FROM'] as const);
@@ -86,6 +96,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
         .refine(isEmail, { error: 'SHOP_ADMIN_EMAIL must be an e-mail address' })
         .default('orders@aurelia-care.com'),
       ADMIN_EMAILS: adminEmails.default([]),
+      SHOP_TIME_ZONE: z
+        .string()
+        .default('America/New_York')
+        .refine(isTimeZone, { error: 'SHOP_TIME_ZONE must be an IANA time zone, such as America/New_York' }),
       TRUST_PROXY_HOPS: z.coerce
         .number({ error: HOPS_ERROR })
         .int({ error: HOPS_ERROR })
@@ -140,6 +154,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     trustProxyHops: parsed.TRUST_PROXY_HOPS,
     /** Verified accounts with these e-mails (lower-cased) may use /admin, besides those promoted by admin:create. */
     adminEmails: parsed.ADMIN_EMAILS as readonly string[],
+    /** The shop's time zone: the admin shows and filters times in it (IANA name, e.g. America/New_York). */
+    shopTimeZone: parsed.SHOP_TIME_ZONE,
     /** Where the shop's copy of every order goes. */
     shopEmail: parsed.SHOP_ADMIN_EMAIL,
     payments: stripe

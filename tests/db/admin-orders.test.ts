@@ -666,6 +666,20 @@ describe(`the order list on ${TEST_DATABASE_KIND}`, () => {
     expect((await list(tag)).rows.map((r) => r.id)).toEqual([plain.id, percent.id]);
   });
 
+  it('filters by days in the shop’s time zone', async () => {
+    const tag = `tz${Date.now()}`;
+    const late = await buy(null, `Late ${tag}`, `late.${tag}@example.com`);
+    // 11 pm on November 24 in New York is November 25 in UTC.
+    await db.query(`update public.orders set created_at = '2026-11-25T04:00:00Z' where id = $1`, [late.id]);
+    const on = (day: string, timeZone: string) =>
+      asService(db, (tx) => listOrdersForAdmin(tx, { q: tag, status: null, from: day, to: day }, { limit: 10, timeZone })).then(
+        (page) => page.rows.map((r) => r.id),
+      );
+    expect(await on('2026-11-24', 'America/New_York')).toEqual([late.id]);
+    expect(await on('2026-11-25', 'America/New_York')).toEqual([]);
+    expect(await on('2026-11-25', 'UTC')).toEqual([late.id]);
+  });
+
   it('filters by status and date, newest first, a page at a time', async () => {
     const me = await admin();
     const tag = `p${Date.now()}`;

@@ -7,10 +7,12 @@ import type { InboxMessage, MarkAnswer } from './inbox';
 interface Props {
   /** One page of contact messages, rendered by the server, newest first. */
   messages: InboxMessage[];
+  /** The shop's time zone (SHOP_TIME_ZONE). */
+  timeZone: string;
 }
 
 /** The contact messages, each marked read or unread through POST /api/admin/messages. */
-export default function MessageInbox({ messages }: Props) {
+export default function MessageInbox({ messages, timeZone }: Props) {
   const [read, setRead] = useState<Record<number, boolean>>({});
   const [busy, setBusy] = useState<ReadonlySet<number>>(new Set());
   const isRead = (m: InboxMessage) => read[m.id] ?? m.read;
@@ -40,7 +42,7 @@ export default function MessageInbox({ messages }: Props) {
             </div>
             <p className="admin-item-meta">
               <a href={`mailto:${m.email}`}>{m.email}</a>
-              <time dateTime={m.createdAt}>{adminTime(m.createdAt)}</time>
+              <time dateTime={m.createdAt}>{adminTime(m.createdAt, timeZone)}</time>
             </p>
             <p className="admin-item-text">{m.message}</p>
             <div className="admin-item-actions">

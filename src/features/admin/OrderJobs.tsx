@@ -1,17 +1,14 @@
 import { useState } from 'react';
 import { api } from '@/lib/api';
 import { notify } from '../toasts/toast.store';
+import { adminTime } from './admin';
 import { JOB_STATE_LABELS, type OrderJob, retryable } from './order-admin';
 
-// The same words on the server and in the browser (the island's first render must match the page's HTML).
-const time = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
-const when = (iso: string) => `${time.format(new Date(iso))} UTC`;
-
-/** What is known of a job besides its state: attempts, when it runs next or finished. */
-function details(job: OrderJob): string {
+/** What is known of a job besides its state: attempts, when it runs next or finished (in the shop's time zone). */
+function details(job: OrderJob, timeZone: string): string {
   const attempts = `${job.attempts} attempt${job.attempts === 1 ? '' : 's'}`;
-  if (job.doneAt) return `${attempts}, done ${when(job.doneAt)}`;
-  if (job.nextAttemptAt) return `${attempts}, next ${when(job.nextAttemptAt)}`;
+  if (job.doneAt) return `${attempts}, done ${adminTime(job.doneAt, timeZone)}`;
+  if (job.nextAttemptAt) return `${attempts}, next ${adminTime(job.nextAttemptAt, timeZone)}`;
   return attempts;
 }
 
@@ -19,7 +16,16 @@ function details(job: OrderJob): string {
  * The order's outbox jobs (label and e-mails) and where each stands, with Retry for one that failed: the server sends
  * it back to the worker at once, and the row then shows it waiting.
  */
-export default function OrderJobs({ orderId, jobs: initial }: { orderId: string; jobs: OrderJob[] }) {
+export default function OrderJobs({
+  orderId,
+  jobs: initial,
+  timeZone,
+}: {
+  orderId: string;
+  jobs: OrderJob[];
+  /** The shop's time zone (SHOP_TIME_ZONE). */
+  timeZone: string;
+}) {
   const [jobs, setJobs] = useState(initial);
   const [busy, setBusy] = useState<string | null>(null);
 
@@ -43,7 +49,7 @@ export default function OrderJobs({ orderId, jobs: initial }: { orderId: string;
             <strong>{job.label}</strong>
             <span className={`admin-job admin-job-${job.state}`}>{JOB_STATE_LABELS[job.state]}</span>
           </div>
-          <p className="admin-note">{details(job)}</p>
+          <p className="admin-note">{details(job, timeZone)}</p>
           {job.lastError && <p className="admin-job-error">Last error: {job.lastError}</p>}
           {retryable(job.state) && (
             <button type="button" className="btn btn-outline" disabled={busy === job.id} onClick={() => retry(job)}>

@@ -8,6 +8,8 @@ import type { ModerationAnswer, QueueReview, ReviewDecision, ReviewState } from 
 interface Props {
   /** One page of the queue, rendered by the server: pending reviews, newest first. */
   reviews: QueueReview[];
+  /** The shop's time zone (SHOP_TIME_ZONE). */
+  timeZone: string;
 }
 
 const DONE: Record<ReviewDecision, { one: string; many: (n: number) => string; where: string; failed: string }> = {
@@ -37,7 +39,7 @@ const without = (set: ReadonlySet<string>, ids: readonly string[]) => new Set([.
  * The review queue: approve or reject one review, or the ones ticked, through POST /api/admin/reviews. A decided review
  * stays on the page with its new state (and a button to decide the other way) until the page is loaded again.
  */
-export default function ReviewQueue({ reviews }: Props) {
+export default function ReviewQueue({ reviews, timeZone }: Props) {
   const [states, setStates] = useState<Record<string, ReviewState>>({});
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
@@ -116,7 +118,7 @@ export default function ReviewQueue({ reviews }: Props) {
                   {r.accountEmail && <span className="admin-muted">{` (${r.accountEmail})`}</span>}
                 </span>
                 {r.verified && <span className="badge">Verified purchase</span>}
-                <time dateTime={r.createdAt}>{adminTime(r.createdAt)}</time>
+                <time dateTime={r.createdAt}>{adminTime(r.createdAt, timeZone)}</time>
               </p>
               <p className="admin-item-text">{r.comment}</p>
               <div className="admin-item-actions">

@@ -81,7 +81,16 @@ export const cursorParam = (cursor: OrderCursor) => `${cursor.at}_${cursor.id}`;
 export async function listOrdersForAdmin(
   tx: Sql,
   query: OrderListQuery,
-  { limit, after }: { limit: number; after?: OrderCursor | undefined },
+  {
+    limit,
+    after,
+    timeZone = 'UTC',
+  }: {
+    limit: number;
+    after?: OrderCursor | undefined;
+    /** The zone the `from` and `to` days are in (the shop's, SHOP_TIME_ZONE). */
+    timeZone?: string;
+  },
 ): Promise<{ rows: AdminOrderRow[]; next: OrderCursor | undefined }> {
   const search = orderSearch(query.q);
   const rows = await tx.query<{
@@ -102,8 +111,8 @@ export async function listOrdersForAdmin(
             (select coalesce(sum(i.quantity), 0)::int from public.order_items i where i.order_id = o.id) as items
        from public.orders o
       where ($1::text is null or o.status in (select jsonb_array_elements_text($1::text::jsonb)))
-        and ($2::date is null or o.created_at >= $2::date::timestamp at time zone 'UTC')
-        and ($3::date is null or o.created_at < ($3::date + 1)::timestamp at time zone 'UTC')
+        and ($2::date is null or o.created_at >= $2::date::timestamp at time zone $11::text)
+        and ($3::date is null or o.created_at < ($3::date + 1)::timestamp at time zone $11::text)
         and ($4::text is null or right(o.id::text, 6) like $4 || '%')
         and ($5::uuid is null or o.id = $5::uuid)
         and ($6::text is null or o.customer_email ilike $6 escape '\\' or o.customer_name ilike $6 escape '\\'
@@ -122,6 +131,7 @@ export async function listOrdersForAdmin(
       after?.at ?? null,
       after?.id ?? null,
       limit + 1,
+      timeZone,
     ],
   );
   const page = rows.slice(0, limit).map((r) => ({
