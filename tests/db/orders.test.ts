@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { orderOfShopper } from '@/features/checkout/order-page.server';
-import { listOrders } from '@/features/orders/orders.server';
+import { listOrders, withRefunds } from '@/features/orders/orders.server';
 import type { Sql } from '@/server/db/database.server';
 import { asShopper, type ShopperClaims } from '@/server/db/roles.server';
 import { loadCatalogueIndex } from '../unit/load-catalogue';
@@ -116,6 +116,22 @@ describe(`order history on ${TEST_DATABASE_KIND}`, () => {
     expect(await orderOfShopper(db, as(ben), id)).toBeNull();
     expect(await orderOfShopper(db, as(ann), 'not-a-uuid')).toBeNull();
     expect(await orderOfShopper(db, as(ann), randomUUID())).toBeNull();
+  });
+
+  it('says what was refunded of each of the shopper’s orders, and asks about no one else’s', async () => {
+    const ann = await newShopper(db, 'ann');
+    const ben = await newShopper(db, 'ben');
+    const annsOrder = await placeOrder(ann, '2026-11-03T10:00:00Z', [{ productId: 8, quantity: 1 }]);
+    const bensOrder = await placeOrder(ben, '2026-11-03T11:00:00Z', [{ productId: 8, quantity: 1 }]);
+    await db.query(
+      `insert into public.order_refunds (refund_id, order_id, amount_cents, status) values ($1, $2, 300, 'succeeded'),
+         ($3, $2, 200, 'pending'), ($4, $2, 999, 'failed'), ($5, $6, 400, 'succeeded')`,
+      [`re_${randomUUID()}`, annsOrder, `re_${randomUUID()}`, `re_${randomUUID()}`, `re_${randomUUID()}`, bensOrder],
+    );
+    const anns = await withRefunds(db, await history(ann));
+    expect(anns.find((o) => o.id === annsOrder)?.refundedCents).toBe(500);
+    expect(anns.some((o) => o.id === bensOrder)).toBe(false);
+    expect(await withRefunds(db, [])).toEqual([]);
   });
 
   it('marks lines the catalogue no longer sells so a reorder skips them, and keeps their stored name and picture', async () => {

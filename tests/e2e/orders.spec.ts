@@ -107,6 +107,9 @@ test.describe('order history', () => {
       await expect(card).toContainText('Placed');
       await expect(card).not.toContainText('Arrives by');
     }
+    // The cancelled order says what went back to the card; the delivered one was refunded nothing.
+    await expect(cancelled).toContainText(`$${(small.totalCents / 100).toFixed(2)} refunded`);
+    await expect(delivered).not.toContainText('refunded');
   });
 
   test('filters by status, sorts by value and date, and can show everything again', async ({ page, baseURL }) => {

@@ -204,6 +204,7 @@ function OrderCard({ order, placedOn }: { order: Order; placedOn: Intl.DateTimeF
       </div>
       <p className="order-meta">
         Placed {placedOn.format(new Date(order.createdAt))} · <strong>{formatPrice(order.totalCents)}</strong>
+        {(order.refundedCents ?? 0) > 0 && <> · {formatPrice(order.refundedCents ?? 0)} refunded</>}
         {arrival && <> · Arrives by {deliveryOn.format(new Date(arrival))}</>}
       </p>
       <div className="order-items">

@@ -1,5 +1,6 @@
 import type { CatalogueIndex } from '@/features/catalog/catalog';
-import type { Sql } from '@/server/db/database.server';
+import type { Database, Sql } from '@/server/db/database.server';
+import { serviceStatement } from '@/server/db/roles.server';
 import { lineProblem } from '../cart/cart.rules';
 import type { Order, OrderItem } from './orders';
 
@@ -76,4 +77,20 @@ export async function listOrders(tx: Sql, catalogue: CatalogueIndex): Promise<Or
       toItem(i, catalogue),
     ),
   }));
+}
+
+/**
+ * The orders with what was refunded of each. Refunds are the shop's records (server-only under RLS), so they are read
+ * as service_role, but only for `orders`, which the shopper's own query returned: no one else's order is asked about.
+ */
+export async function withRefunds(db: Database, orders: Order[]): Promise<Order[]> {
+  if (orders.length === 0) return orders;
+  const rows = await serviceStatement<{ order_id: string; refunded_cents: number }>(
+    db,
+    `select order_id::text, sum(amount_cents)::int as refunded_cents from public.order_refunds
+     where order_id = any($1::uuid[]) and status in ('pending', 'succeeded') group by order_id`,
+    [orders.map((o) => o.id)],
+  );
+  const refunded = new Map(rows.map((r) => [r.order_id, r.refunded_cents]));
+  return orders.map((o) => ({ ...o, refundedCents: refunded.get(o.id) ?? 0 }));
 }

@@ -35,6 +35,8 @@ export interface Order {
   /** ISO date. */
   estimatedDelivery: string | null;
   items: OrderItem[];
+  /** What the shop has refunded of it (refunds pending or succeeded at the processor); 0 when nothing. */
+  refundedCents?: number;
 }
 
 /** How the history names an order: 'ORD-' and the id's last 6 characters, uppercased (spec section 9). */

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { getCatalogueIndex } from '@/features/catalog/catalog.server';
-import { listOrders } from '@/features/orders/orders.server';
+import { listOrders, withRefunds } from '@/features/orders/orders.server';
 import { json } from '@/server/http.server';
 import { requireShopper } from '@/server/shopper.server';
 
@@ -11,5 +11,5 @@ export const GET: APIRoute = async (ctx) => {
   const me = await requireShopper(ctx, 'Please log in to see your orders');
   if (me instanceof Response) return me;
   const catalogue = await getCatalogueIndex();
-  return json({ orders: await me.run((tx) => listOrders(tx, catalogue)) });
+  return json({ orders: await withRefunds(me.services.db, await me.run((tx) => listOrders(tx, catalogue))) });
 };
