@@ -191,6 +191,9 @@ export const shippedMailKey = (orderId: string) => `mail:shipped:${orderId}`;
 /** The de-duplication key of an order's cancellation e-mail: once per order. */
 export const cancelledMailKey = (orderId: string) => `mail:cancelled:${orderId}`;
 
+/** The de-duplication key of a refund's e-mail: once per refund. */
+export const refundMailKey = (orderId: string, refundId: string) => `mail:refund:${orderId}:${refundId}`;
+
 /** The admin activity log's names for the order actions. */
 export const ORDER_ACTION_LABELS = {
   'order.status': 'Order status changed',

@@ -9,6 +9,7 @@ import {
   type OrderListQuery,
   orderSearch,
   refundKey,
+  refundMailKey,
   retryable,
   type SettableStatus,
   shippedMailKey,
@@ -430,7 +431,7 @@ async function queueChangeMail(tx: Sql, orderId: string, change: { refundId: str
       tx,
       'order-change-email',
       { orderId, change: 'refund', refundId: change.refundId, ...token },
-      `mail:refund:${orderId}:${change.refundId}`,
+      refundMailKey(orderId, change.refundId),
     );
 }
 

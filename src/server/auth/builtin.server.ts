@@ -124,6 +124,12 @@ export function createBuiltInAuth({ db, secureCookies, onMailQueued, cacheSessio
     return token;
   }
 
+  /** Issues a sign-up's confirmation link and queues the mail that carries it. */
+  async function sendSignUpLink(tx: Sql, userId: string, email: string, signUp: PendingSignUp, origin: string) {
+    const token = await issueSignUpToken(tx, userId, signUp);
+    await queueMail(tx, verificationEmail(email, `${origin}/confirm-email?token=${token}`), `verify:${tokenHash(token)}`);
+  }
+
   /** Spends a reset link: its user when it is live, marking it used in the same statement. */
   async function spendResetToken(tx: Sql, token: string) {
     const [row] = await tx.query<{ user_id: string }>(
@@ -215,8 +221,7 @@ export function createBuiltInAuth({ db, secureCookies, onMailQueued, cacheSessio
               [email, signUp.hash, signUp.firstName, signUp.lastName],
             );
         if (!user) throw new Error('sign-up insert returned no row');
-        const token = await issueSignUpToken(tx, user.id, signUp);
-        await queueMail(tx, verificationEmail(email, `${origin}/confirm-email?token=${token}`), `verify:${tokenHash(token)}`);
+        await sendSignUpLink(tx, user.id, email, signUp, origin);
       });
       onMailQueued?.();
       return OK;
@@ -273,16 +278,8 @@ export function createBuiltInAuth({ db, secureCookies, onMailQueued, cacheSessio
         if (!user || user.email_confirmed_at || !user.encrypted_password) return false;
         // A new link for the newest sign-up (whose password and names auth.users holds while the address waits):
         // like every link, it confirms only with the password of a sign-up still waiting.
-        const token = await issueSignUpToken(tx, user.id, {
-          hash: user.encrypted_password,
-          firstName: user.first_name ?? '',
-          lastName: user.last_name ?? '',
-        });
-        await queueMail(
-          tx,
-          verificationEmail(user.email, `${origin}/confirm-email?token=${token}`),
-          `verify:${tokenHash(token)}`,
-        );
+        const signUp = { hash: user.encrypted_password, firstName: user.first_name ?? '', lastName: user.last_name ?? '' };
+        await sendSignUpLink(tx, user.id, user.email, signUp, origin);
         return true;
       });
       if (queued) onMailQueued?.();

@@ -1,8 +1,8 @@
 import type { APIRoute } from 'astro';
 import { AUTH_MESSAGES, normalizeEmail } from '@/features/auth/auth.rules';
+import { queueAccountMail } from '@/server/auth/account-mail.server';
 import { CONFIRMATION_RESENT } from '@/server/auth/auth.port';
 import { resetRequestBody } from '@/server/auth/auth.schemas';
-import { queueConfirmationResend } from '@/server/auth/password-reset.server';
 import { clientAddress, json, readJson, tooManyRequests } from '@/server/http.server';
 import { hitAll } from '@/server/ratelimit.server';
 import { getServices } from '@/server/services.server';
@@ -23,7 +23,7 @@ export const POST: APIRoute = async (context) => {
     [`signup:email:${normalizeEmail(body.data.email)}`, config.limits.signupPerEmail],
   ]);
   if (!limited.ok) return tooManyRequests(limited.retryAfter, AUTH_MESSAGES.tooManyAttempts);
-  await queueConfirmationResend(db, body.data.email);
+  await queueAccountMail(db, 'confirmation-resend', body.data.email);
   nudgeOutbox();
   return json({ message: CONFIRMATION_RESENT });
 };

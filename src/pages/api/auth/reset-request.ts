@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 import { AUTH_MESSAGES, normalizeEmail } from '@/features/auth/auth.rules';
+import { queueAccountMail } from '@/server/auth/account-mail.server';
 import { resetRequestBody } from '@/server/auth/auth.schemas';
-import { queuePasswordReset } from '@/server/auth/password-reset.server';
 import { clientAddress, json, readJson, tooManyRequests } from '@/server/http.server';
 import { hitAll } from '@/server/ratelimit.server';
 import { getServices } from '@/server/services.server';
@@ -20,7 +20,7 @@ export const POST: APIRoute = async (context) => {
   ]);
   if (!limited.ok) return tooManyRequests(limited.retryAfter, AUTH_MESSAGES.tooManyAttempts);
   // The same work for any address: the lookup and the mail happen in the outbox, after the answer.
-  await queuePasswordReset(db, body.data.email);
+  await queueAccountMail(db, 'password-reset', body.data.email);
   nudgeOutbox();
   return json({ message: AUTH_MESSAGES.resetSent });
 };

@@ -2,7 +2,7 @@ import type { APIRoute } from 'astro';
 import { sessionUserOf } from '@/server/admin/admin.server';
 import { activeSession } from '@/server/auth/session.server';
 import { cookieJar, json } from '@/server/http.server';
-import { getServices } from '@/server/services.server';
+import { getServices, publicUser } from '@/server/services.server';
 
 export const prerender = false;
 
@@ -13,9 +13,13 @@ export const GET: APIRoute = async ({ request, cookies }) => {
   return json({ user: session ? await sessionUserOf({ db, adminEmails: config.adminEmails }, session.user) : null });
 };
 
-/** Records activity (the shopper clicked or typed) and answers like GET. */
+/**
+ * Records activity (the shopper clicked or typed) and answers who is signed in. Sent at most once a minute while the
+ * shopper is active, and read only for whether the session still stands, so it does not ask whether they are an
+ * admin (GET, at page load, does).
+ */
 export const POST: APIRoute = async ({ request, cookies }) => {
-  const { db, auth, config } = await getServices();
+  const { db, auth } = await getServices();
   const session = await activeSession(db, auth, cookieJar(request, cookies), { touch: true });
-  return json({ user: session ? await sessionUserOf({ db, adminEmails: config.adminEmails }, session.user) : null });
+  return json({ user: session ? publicUser(session.user) : null });
 };
