@@ -71,6 +71,13 @@ describe('Shippo adapter: rates (shipments.create) against a fake speaking Shipp
     });
   });
 
+  it('sends the apartment or suite as street2 when the address has one', async () => {
+    await shippo().rates({ from: WAREHOUSE, to: { ...to, street2: 'Suite 400' }, parcel });
+    expect(lastRequest('/shipments')?.body).toMatchObject({
+      address_to: { street1: '455 Market St', street2: 'Suite 400', city: 'San Francisco' },
+    });
+  });
+
   it('answers every rate in the app shape, in exact cents, cheapest first', async () => {
     const rates = await shippo().rates({ from: WAREHOUSE, to, parcel });
 

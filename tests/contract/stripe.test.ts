@@ -67,6 +67,35 @@ describe('the Stripe adapter against a local Stripe', () => {
     });
   });
 
+  it('sends where the order ships, apartment or suite included, on create and on update', async () => {
+    const shipping = {
+      name: 'Maya Thompson',
+      line1: '1 Main St',
+      line2: 'Apt 4B',
+      city: 'Savannah',
+      state: 'GA',
+      postalCode: '31401',
+      country: 'US' as const,
+    };
+    const intent = await payments.createIntent({ amountCents: 2_500, metadata: {}, idempotencyKey: key('create'), shipping });
+    const stripeShipping = {
+      name: 'Maya Thompson',
+      address: { line1: '1 Main St', line2: 'Apt 4B', city: 'Savannah', state: 'GA', postal_code: '31401', country: 'US' },
+    };
+    expect(lastRequest()).toMatchObject({ path: '/v1/payment_intents', body: { shipping: stripeShipping } });
+    const { line2: _, ...noSuite } = shipping;
+    await payments.updateIntent(intent.id, { amountCents: 2_600, metadata: {}, shipping: noSuite });
+    const update = lastRequest() as unknown as { body: { shipping: { address: Record<string, string> } } };
+    expect(update).toMatchObject({ path: `/v1/payment_intents/${intent.id}`, body: { amount: '2600' } });
+    expect(update.body.shipping.address).toEqual({
+      line1: '1 Main St',
+      city: 'Savannah',
+      state: 'GA',
+      postal_code: '31401',
+      country: 'US',
+    });
+  });
+
   it('replays a retried create (same key) and refuses the key with other parameters', async () => {
     const idempotencyKey = key('create');
     const input = { amountCents: 2_500, metadata: { checkout: 'chk_2' }, idempotencyKey };

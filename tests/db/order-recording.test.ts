@@ -6,18 +6,21 @@
  */
 import { describe, expect, it } from 'vitest';
 import { quoteRates } from '@/features/checkout/checkout.server';
+import { checkoutPrefill } from '@/features/checkout/checkout-prefill.server';
 import { createShipment, labelJob, orderEmailJob } from '@/features/checkout/fulfilment.server';
 import { CHECKOUT_PROBLEMS, recordOrder, startCheckout } from '@/features/checkout/order.server';
-import { orderByToken } from '@/features/checkout/order-page.server';
+import { orderByToken, orderOfShopper } from '@/features/checkout/order-page.server';
 import { handlePaymentEvent, reconcilePayments } from '@/features/checkout/payment-events.server';
 import { orderNumber } from '@/features/orders/orders';
+import { asShopper, type ShopperClaims } from '@/server/db/roles.server';
 import type { MailMessage } from '@/server/mail/mail.port';
 import { JOBS } from '@/server/outbox/jobs.server';
 import type { PaymentIntentStatus, PaymentsPort } from '@/server/payments/payments.port';
 import { createTestProcessor, signTestWebhook } from '@/server/payments/test-processor.server';
 import { createRateTableShipping } from '@/server/shipping/rate-table.server';
-import type { Address } from '@/server/shipping/shipping.port';
+import type { Address, LabelRequest } from '@/server/shipping/shipping.port';
 import { loadCatalogueIndex, withOutOfStock } from '../unit/load-catalogue';
+import { newShopper } from './shopper-fixtures';
 import { suiteDatabase, TEST_DATABASE_KIND } from './test-database';
 
 const db = suiteDatabase();
@@ -37,13 +40,13 @@ const card = { number: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '12
 
 const WEBHOOK_SECRET = 'whsec_test_order_recording';
 
-async function pricedCheckout(lines = [scrubs, soap], userId: string | null = null) {
+async function pricedCheckout(lines = [scrubs, soap], userId: string | null = null, to = address) {
   const payments = createTestProcessor(db, { webhookSecret: WEBHOOK_SECRET });
-  const quoted = await quoteRates(db, createRateTableShipping(), catalogue, { toAddress: address, lines });
+  const quoted = await quoteRates(db, createRateTableShipping(), catalogue, { toAddress: to, lines });
   if (!quoted.ok) throw new Error(quoted.message);
   const standard = quoted.rates.find((r) => r.service === 'Standard Shipping');
   if (!standard) throw new Error('no standard rate');
-  const started = await startCheckout(db, payments, catalogue, userId, { lines, address, rateId: standard.id });
+  const started = await startCheckout(db, payments, catalogue, userId, { lines, address: to, rateId: standard.id });
   if (!started.ok) throw new Error(started.message);
   return { payments, started };
 }
@@ -361,5 +364,57 @@ describe(`recording an order on ${TEST_DATABASE_KIND}`, () => {
     expect(shop?.html).toContain(`href="https://shop.example/admin/orders/${orderId}"`);
     expect(`${shop?.text}${shop?.html}`).not.toContain('token=');
     expect((await orderByToken(db, decodeURIComponent(token)))?.id).toBe(orderId);
+  });
+
+  it('an apartment or suite reaches the order, its page, the label and the e-mails; the next checkout offers it', async () => {
+    const shopper = await newShopper(db, 'suite');
+    const stranger = await newShopper(db, 'stranger');
+    const prefill = (claims: ShopperClaims) =>
+      asShopper(db, claims, (tx) =>
+        checkoutPrefill(tx, { id: claims.sub, email: claims.email ?? '', firstName: null, lastName: null }),
+      );
+    expect(await prefill(shopper)).toEqual({ name: '', email: shopper.email, lastAddress: null });
+
+    const to = { ...address, street2: 'Apt 4B' };
+    const { payments, started } = await pricedCheckout([soap], shopper.sub, to);
+    await payments.confirm(started.clientSecret, card);
+    const recorded = await recordOrder(db, payments, started.paymentIntentId);
+    if (!recorded.ok) throw new Error(recorded.message);
+    const orderId = recorded.order.id;
+    const own = await orderOfShopper(db, (fn) => asShopper(db, shopper, fn), orderId);
+    expect(own?.address).toMatchObject({ street1: '12 Bull St', street2: 'Apt 4B' });
+
+    const deps = { db, publicOrigin: 'https://shop.example', shopEmail: 'orders@shop.example' };
+    // The label is bought for the whole address (the rate table draws it, Shippo is sent it as street2).
+    const rateTable = createRateTableShipping();
+    const labelsFor: unknown[] = [];
+    const shipping = {
+      ...rateTable,
+      buyLabel: (r: LabelRequest) => {
+        labelsFor.push(r.to);
+        return rateTable.buyLabel(r);
+      },
+    };
+    await labelJob({ ...deps, shipping })({ orderId });
+    expect(labelsFor).toEqual([expect.objectContaining({ street1: '12 Bull St', street2: 'Apt 4B', zip: '31401' })]);
+    const sent: MailMessage[] = [];
+    const emailJob = orderEmailJob({ ...deps, mail: { name: 'capture', send: async (m) => void sent.push(m) } });
+    await emailJob({ orderId, audience: 'customer' });
+    expect(sent[0]?.text).toContain('12 Bull St\nApt 4B\nSavannah, GA 31401');
+
+    // Their next checkout is offered where this one went; another shopper is offered nothing of it.
+    expect(await prefill(shopper)).toEqual({
+      name: 'Grace Hopper',
+      email: shopper.email,
+      lastAddress: {
+        name: 'Grace Hopper',
+        address: '12 Bull St',
+        address2: 'Apt 4B',
+        city: 'Savannah',
+        state: 'GA',
+        zipCode: '31401',
+      },
+    });
+    expect((await prefill(stranger)).lastAddress).toBeNull();
   });
 });

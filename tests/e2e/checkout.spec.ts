@@ -126,6 +126,83 @@ test.describe('checkout', () => {
     await stranger?.close();
   });
 
+  test('a signed-in shopper finds name and e-mail filled in, and the next checkout offers the last address, apartment included', async ({
+    page,
+    baseURL,
+  }) => {
+    const me = await signedInShopper(page.request, baseURL ?? '', 'Dorothy');
+    await openSignedIn(page, '/product/8');
+    await addFromProductPage(page, 8);
+    const startCheckout = async () => {
+      await (await openCart(page)).getByRole('button', { name: 'Checkout' }).click();
+      return page.getByRole('dialog', { name: 'Checkout' });
+    };
+    let checkout = await startCheckout();
+    let form = checkout.getByRole('form', { name: 'Shipping address' });
+    await expect(form.getByLabel('Full name')).toHaveValue('Dorothy Thompson');
+    await expect(form.getByLabel('Email')).toHaveValue(me.email);
+    await expect(form.getByText('Ship to your last address?')).toHaveCount(0);
+    await form.getByLabel('Street address').fill('12 Bull St');
+    await form.getByLabel('Apartment, suite, etc. (optional)').fill('Apt 4B');
+    await form.getByLabel('City').fill('Savannah');
+    await form.getByLabel('State').selectOption({ label: 'Georgia' });
+    await form.getByLabel('ZIP code').fill('31401');
+    await form.getByRole('button', { name: 'Continue' }).click();
+    await expect(checkout.locator('.checkout-ship-to')).toContainText(
+      'Dorothy Thompson, 12 Bull St, Apt 4B, Savannah, Georgia 31401',
+    );
+    await pay(page, '4242 4242 4242 4242');
+    await page.waitForEvent('load');
+
+    // The apartment is in the confirmation e-mail, under the street.
+    let mail: { subject: string; text: string } | undefined;
+    await expect
+      .poll(async () => {
+        mail = (await mailsTo(me.email)).find((m) => m.subject.startsWith('Your Aurelia order'));
+        return Boolean(mail);
+      })
+      .toBe(true);
+    expect(mail?.text).toContain('Dorothy Thompson\n12 Bull St\nApt 4B\nSavannah, GA 31401\nUnited States');
+
+    // The next checkout offers that address; one tap fills it, and Continue is next.
+    await addFromProductPage(page, 7);
+    checkout = await startCheckout();
+    form = checkout.getByRole('form', { name: 'Shipping address' });
+    await expect(form).toContainText('Ship to your last address?');
+    await expect(form).toContainText('Dorothy Thompson, 12 Bull St, Apt 4B, Savannah, GA 31401');
+    await expect(form.getByLabel('Street address')).toHaveValue('');
+    await form.getByRole('button', { name: 'Use this address' }).click();
+    await expect(form.getByLabel('Street address')).toHaveValue('12 Bull St');
+    await expect(form.getByLabel('Apartment, suite, etc. (optional)')).toHaveValue('Apt 4B');
+    await expect(form.getByLabel('State')).toHaveValue('GA');
+    await expect(form.getByLabel('ZIP code')).toHaveValue('31401');
+    await expect(form.getByText('Ship to your last address?')).toHaveCount(0);
+    await expect(form.getByRole('button', { name: 'Continue' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(checkout.locator('.checkout-ship-to')).toContainText('12 Bull St, Apt 4B, Savannah, Georgia 31401');
+
+    // The order's own page shows it too.
+    await page.goto('/orders');
+    await page.locator('.order-card').first().getByRole('link', { name: /^ORD-/ }).click();
+    await expect(page.getByRole('main')).toContainText('12 Bull St');
+    await expect(page.getByRole('main')).toContainText('Apt 4B');
+  });
+
+  test('a guest is not asked about an account: nothing is filled in and no address is offered', async ({ page }) => {
+    let asked = false;
+    page.on('request', (request) => {
+      if (request.url().includes('/api/checkout/prefill')) asked = true;
+    });
+    await addFromProductPage(page, 9);
+    await (await openCart(page)).getByRole('button', { name: 'Checkout' }).click();
+    const form = page.getByRole('dialog', { name: 'Checkout' }).getByRole('form', { name: 'Shipping address' });
+    await expect(form.getByLabel('Full name')).toHaveValue('');
+    await expect(form.getByLabel('Email')).toHaveValue('');
+    await expect(form.getByText('Ship to your last address?')).toHaveCount(0);
+    expect(asked).toBe(false);
+    expect((await page.request.get('/api/checkout/prefill')).status()).toBe(401);
+  });
+
   test('a declined card says so, charges nothing, and the shopper can pay with another card', async ({ page }) => {
     await addFromProductPage(page, 9);
     await checkoutTo(page, shopper('Ada Lovelace', 'California', 'San Jose', '95112'));

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { asService } from '@/server/db/roles.server';
 import {
+  ADDRESS,
   apiRequest,
   type Browser,
   browser,
@@ -91,6 +92,13 @@ describe('shopper B against shopper A’s rows, through every endpoint', () => {
     expect(JSON.stringify(await expectJson(call(apiRequest('GET', '/api/orders'), { jar: ann }), 200))).toContain(
       annOrder.orderId,
     );
+    // The checkout's prefill: Ben has no order, so no last address; Ann's is hers (the check above can fail).
+    expect(await expectJson(call(apiRequest('GET', '/api/checkout/prefill'), { jar: ben }), 200)).toMatchObject({
+      lastAddress: null,
+    });
+    expect(await expectJson(call(apiRequest('GET', '/api/checkout/prefill'), { jar: ann }), 200)).toMatchObject({
+      lastAddress: { address: ADDRESS.street1 },
+    });
     expect(await expectJson(call(apiRequest('GET', `/api/orders/${annOrder.orderId}/label`), { jar: ben }), 404)).toEqual({
       error: { code: 'not_found', message: 'No such order.' },
     });

@@ -42,6 +42,7 @@ export const wireAddress = (a: AddressFields) => ({
   name: a.name.trim(),
   email: a.email.trim(),
   street1: a.address.trim(),
+  ...(a.address2.trim() ? { street2: a.address2.trim() } : {}),
   city: a.city.trim(),
   state: a.state,
   zip: a.zipCode.trim(),
@@ -126,7 +127,8 @@ export default function Checkout({ stage, onStage, lines, catalogue }: CheckoutP
         <p>
           <strong>Ship to</strong>
           <br />
-          {address.name}, {address.address}, {address.city}, {stateName(address.state)} {address.zipCode}
+          {[address.name, address.address, address.address2.trim(), address.city].filter(Boolean).join(', ')},{' '}
+          {stateName(address.state)} {address.zipCode}
         </p>
         <button type="button" className="link-button" onClick={() => onStage('address')}>
           Edit<span className="visually-hidden"> shipping address</span>

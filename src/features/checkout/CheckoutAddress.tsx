@@ -1,4 +1,7 @@
+import { useStore } from '@nanostores/react';
 import { type KeyboardEvent, type SubmitEvent, useEffect, useId, useRef, useState } from 'react';
+import { api } from '@/lib/api';
+import { $user } from '../auth/auth.store';
 import {
   type AddressSuggestion,
   fetchSuggestions,
@@ -6,7 +9,7 @@ import {
   suggestionLabel,
   wantsSuggestions,
 } from './address-suggestions';
-import { type AddressFields, addressComplete, addressErrors } from './checkout';
+import { type AddressFields, addressComplete, addressErrors, addressLine, type CheckoutPrefill } from './checkout';
 import { US_STATES } from './states';
 
 interface Field {
@@ -15,6 +18,8 @@ interface Field {
   autoComplete: string;
   type?: string;
   inputMode?: 'numeric' | 'email';
+  /** The one field Continue does not wait for. */
+  optional?: true;
 }
 
 // autocomplete tokens let browsers and password managers fill the form (WCAG 1.3.5).
@@ -22,6 +27,7 @@ const FIELDS: readonly Field[] = [
   { key: 'name', label: 'Full name', autoComplete: 'shipping name' },
   { key: 'email', label: 'Email', autoComplete: 'email', type: 'email', inputMode: 'email' },
   { key: 'address', label: 'Street address', autoComplete: 'shipping address-line1' },
+  { key: 'address2', label: 'Apartment, suite, etc. (optional)', autoComplete: 'shipping address-line2', optional: true },
   { key: 'city', label: 'City', autoComplete: 'shipping address-level2' },
 ];
 const ZIP: Field = { key: 'zipCode', label: 'ZIP code', autoComplete: 'shipping postal-code', inputMode: 'numeric' };
@@ -31,6 +37,38 @@ export interface CheckoutAddressProps {
   onContinue: (fields: AddressFields) => void;
 }
 
+/** The signed-in shopper's details, asked once per page and shopper (a failure is asked again next time). */
+let asked: { userId: string; answer: Promise<CheckoutPrefill | null> } | null = null;
+
+/** What the form can start from: null for a guest, and until the server has answered. */
+function usePrefill(): CheckoutPrefill | null {
+  const userId = useStore($user)?.id ?? null;
+  const [prefill, setPrefill] = useState<CheckoutPrefill | null>(null);
+  useEffect(() => {
+    setPrefill(null);
+    if (!userId) return;
+    if (asked?.userId !== userId) {
+      const answer = api<CheckoutPrefill>('/api/checkout/prefill').then((res) => (res.ok ? res.data : null));
+      asked = { userId, answer };
+      void answer.then((value) => {
+        if (!value && asked?.answer === answer) asked = null;
+      });
+    }
+    let current = true;
+    void asked.answer.then((value) => {
+      if (current) setPrefill(value);
+    });
+    return () => {
+      current = false;
+    };
+  }, [userId]);
+  return prefill;
+}
+
+/** Whether the form already holds this address (so offering it again would do nothing). */
+const holds = (fields: AddressFields, a: Omit<AddressFields, 'email'>) =>
+  (['address', 'address2', 'city', 'state', 'zipCode'] as const).every((key) => fields[key].trim() === a[key].trim());
+
 /**
  * The address stage: name, e-mail, street, city, state (the 50 states) and ZIP; the country is the US. Continue is
  * enabled once every field is filled; a malformed e-mail or ZIP is named next to its field when Continue is pressed.
@@ -39,6 +77,23 @@ export default function CheckoutAddress({ initial, onContinue }: CheckoutAddress
   const [fields, setFields] = useState(initial);
   const [shown, setShown] = useState<Partial<Record<keyof AddressFields, string>>>({});
   const id = useId();
+  const prefill = usePrefill();
+  const submitButton = useRef<HTMLButtonElement>(null);
+  const last = prefill?.lastAddress ?? null;
+
+  // The account's name and e-mail fill the fields the shopper has not filled already.
+  useEffect(() => {
+    if (!prefill) return;
+    setFields((f) => ({ ...f, name: f.name || prefill.name, email: f.email || prefill.email }));
+  }, [prefill]);
+
+  function shipToLast(a: Omit<AddressFields, 'email'>) {
+    setFields((f) => ({ ...f, ...a, name: a.name || f.name }));
+    setShown(({ email }) => (email ? { email } : {}));
+    // The offer goes once it is taken: focus moves on to what comes next rather than to the page.
+    requestAnimationFrame(() => submitButton.current?.focus());
+  }
+
   const set = (key: keyof AddressFields, value: string) => {
     setFields((f) => ({ ...f, [key]: value }));
     // A message goes once its field changes: it described the old value.
@@ -95,7 +150,7 @@ export default function CheckoutAddress({ initial, onContinue }: CheckoutAddress
           type={field.type ?? 'text'}
           inputMode={field.inputMode}
           autoComplete={field.autoComplete}
-          required
+          required={!field.optional}
           value={fields[field.key]}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${inputId}-error` : undefined}
@@ -113,6 +168,18 @@ export default function CheckoutAddress({ initial, onContinue }: CheckoutAddress
   const stateError = shown.state;
   return (
     <form className="checkout-form" noValidate onSubmit={submit} aria-label="Shipping address">
+      {last && !holds(fields, last) && (
+        <div className="checkout-last-address">
+          <p>
+            <strong>Ship to your last address?</strong>
+            <br />
+            {[last.name, addressLine(last)].filter(Boolean).join(', ')}
+          </p>
+          <button type="button" className="btn btn-outline" onClick={() => shipToLast(last)}>
+            Use this address
+          </button>
+        </div>
+      )}
       {FIELDS.map(input)}
       <div className="field-row">
         <div className="field">
@@ -146,7 +213,7 @@ export default function CheckoutAddress({ initial, onContinue }: CheckoutAddress
         <label htmlFor={`${id}-country`}>Country</label>
         <input id={`${id}-country`} value="United States" readOnly autoComplete="shipping country-name" />
       </div>
-      <button type="submit" className="btn cart-checkout" disabled={!addressComplete(fields)}>
+      <button ref={submitButton} type="submit" className="btn cart-checkout" disabled={!addressComplete(fields)}>
         Continue
       </button>
     </form>

@@ -52,7 +52,9 @@ export function parcelFor(lines: readonly Pick<CartLineInput, 'productId' | 'qua
 
 /** What a quote is valid for: the address it ships to and the parcel's weight. */
 export function quoteKey(to: Address, parcel: Parcel): string {
-  const where = [to.street1, to.city, to.state, to.zip].map((part) => part.trim().toLowerCase()).join('|');
+  const where = [to.street1, ...(to.street2 ? [to.street2] : []), to.city, to.state, to.zip]
+    .map((part) => part.trim().toLowerCase())
+    .join('|');
   return createHash('sha256').update(`${where}|${parcel.weightLb}`).digest('hex');
 }
 

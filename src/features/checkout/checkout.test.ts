@@ -13,17 +13,19 @@ const filled = {
   name: 'Maya Thompson',
   email: 'maya@example.com',
   address: '1 Main St',
+  address2: '',
   city: 'Savannah',
   state: 'GA',
   zipCode: '31401',
 };
 
 describe('the address stage', () => {
-  it('enables Continue only when all six fields are filled', () => {
+  it('enables Continue only when all six fields are filled; the apartment or suite is optional', () => {
     expect(addressComplete(filled)).toBe(true);
+    expect(addressComplete({ ...filled, address2: 'Apt 4B' })).toBe(true);
     expect(addressComplete(EMPTY_ADDRESS)).toBe(false);
-    for (const field of Object.keys(filled) as (keyof typeof filled)[]) {
-      expect(addressComplete({ ...filled, [field]: '  ' }), field).toBe(false);
+    for (const field of ['name', 'email', 'address', 'city', 'state', 'zipCode'] as const) {
+      expect(addressComplete({ ...filled, address2: 'Apt 4B', [field]: '  ' }), field).toBe(false);
     }
   });
 

@@ -11,12 +11,42 @@ export interface AddressFields {
   name: string;
   email: string;
   address: string;
+  /** Apartment, suite or unit: the one optional field. */
+  address2: string;
   city: string;
   state: string;
   zipCode: string;
 }
 
-export const EMPTY_ADDRESS: AddressFields = { name: '', email: '', address: '', city: '', state: '', zipCode: '' };
+export const EMPTY_ADDRESS: AddressFields = {
+  name: '',
+  email: '',
+  address: '',
+  address2: '',
+  city: '',
+  state: '',
+  zipCode: '',
+};
+
+/** The fields Continue needs filled: all but the apartment or suite. */
+const REQUIRED: readonly (keyof AddressFields)[] = ['name', 'email', 'address', 'city', 'state', 'zipCode'];
+
+/** What the address stage starts from for a signed-in shopper (GET /api/checkout/prefill). */
+export interface CheckoutPrefill {
+  /** The account's name, else the name their last order shipped to; '' when neither is known. */
+  name: string;
+  email: string;
+  /** Where their last order shipped, offered with one tap; null when they have no order. */
+  lastAddress: Omit<AddressFields, 'email'> | null;
+}
+
+/** The address as one line: '1 Main St, Apt 4B, Savannah, GA 31401'. */
+export function addressLine(a: Omit<AddressFields, 'email' | 'name'>): string {
+  return [a.address, a.address2, a.city, `${a.state} ${a.zipCode}`]
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .join(', ');
+}
 
 export const CHECKOUT_MESSAGES = {
   invalidEmail: 'Please enter a valid email address',
@@ -43,9 +73,9 @@ export const ORDER_TOAST_MS = 5000;
 
 const ZIP = /^\d{5}(-\d{4})?$/;
 
-/** Continue is enabled only when every field is filled (spec section 5). */
+/** Continue is enabled only when name, email, address, city, state and zipCode are filled (spec section 5). */
 export function addressComplete(fields: AddressFields): boolean {
-  return Object.values(fields).every((value) => value.trim() !== '');
+  return REQUIRED.every((key) => fields[key].trim() !== '');
 }
 
 /** What is wrong with filled-in fields, by field: shown next to the field, not instead of Continue being enabled. */

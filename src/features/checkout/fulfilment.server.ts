@@ -5,6 +5,7 @@ import { type Address, type ShippingPort, shopParcel, WAREHOUSE } from '@/server
 import { orderNumber } from '../orders/orders';
 import type { CheckoutRate } from './checkout';
 import type { OrderEmailData } from './emails/order-emails.server';
+import { shipTo } from './order-page.server';
 
 // What happens after an order is recorded, as outbox jobs (decision 004): each runs after the order's transaction
 // committed, is retried with backoff when it fails, and never touches the order's money.
@@ -103,7 +104,6 @@ async function orderWeight(db: Database, orderId: string): Promise<number> {
 
 /** The order as its e-mails show it: the stored snapshot, with a tracking link only when it is a web page. */
 function orderEmailData(order: OrderForJobs): OrderEmailData {
-  const a = order.shipping_address;
   return {
     id: order.id,
     placedAt: order.created_at instanceof Date ? order.created_at.toISOString() : String(order.created_at),
@@ -120,7 +120,7 @@ function orderEmailData(order: OrderForJobs): OrderEmailData {
     shippingCents: order.shipping_cents,
     taxCents: order.tax_cents,
     totalCents: order.total_cents,
-    address: { name: a.name, street1: a.street1 ?? a.address ?? '', city: a.city, state: a.state, zip: a.zip ?? a.zipCode ?? '' },
+    address: shipTo(order.shipping_address),
     shippingService: order.shipping_method.service,
     estimatedDelivery: order.estimated_delivery,
     tracking: order.tracking_number

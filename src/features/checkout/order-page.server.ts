@@ -1,6 +1,7 @@
 import { tokenHash } from '@/server/auth/tokens.server';
 import { type Database, jsonColumn, type Sql } from '@/server/db/database.server';
 import { asService } from '@/server/db/roles.server';
+import type { ShipTo } from '../orders/orders';
 
 /** An order as its own page shows it to whoever holds the link from the confirmation e-mail. */
 export interface OrderPage {
@@ -8,7 +9,7 @@ export interface OrderPage {
   createdAt: string;
   status: string | null;
   customerName: string;
-  address: { name: string; street1: string; city: string; state: string; zip: string };
+  address: ShipTo;
   service: string;
   subtotalCents: number;
   shippingCents: number;
@@ -22,15 +23,13 @@ export interface OrderPage {
   items: { name: string; quantity: number; priceCents: number; variant: string | null; image: string }[];
 }
 
-/** A ship-to address as an order shows it. */
-export type ShipTo = OrderPage['address'];
-
 /** The ship-to address an order stored (rows written before checkout used `address` and `zipCode`). */
 export function shipTo(stored: string | Record<string, string | undefined>): ShipTo {
   const address = jsonColumn(stored);
   return {
     name: address.name ?? '',
     street1: address.street1 ?? address.address ?? '',
+    street2: address.street2 ?? '',
     city: address.city ?? '',
     state: address.state ?? '',
     zip: address.zip ?? address.zipCode ?? '',

@@ -5,7 +5,12 @@ import { newToken, tokenHash } from '@/server/auth/tokens.server';
 import { type Database, jsonColumn, type Sql } from '@/server/db/database.server';
 import { asService, serviceStatement } from '@/server/db/roles.server';
 import { queueJob } from '@/server/outbox/jobs.server';
-import { IntentNotUpdatableError, type PaymentIntent, type PaymentsPort } from '@/server/payments/payments.port';
+import {
+  IntentNotUpdatableError,
+  type PaymentIntent,
+  type PaymentShipping,
+  type PaymentsPort,
+} from '@/server/payments/payments.port';
 import { type Address, addressWithEmailSchema } from '@/server/shipping/shipping.port';
 import { cartId } from '../cart/cart';
 import { cartProblem } from '../cart/cart.rules';
@@ -106,6 +111,7 @@ export async function startCheckout(
         intent = await payments.updateIntent(previous.intent.id, {
           amountCents: totals.totalCents,
           metadata: { ...metadata, checkout_id: previous.checkoutId },
+          shipping: paymentShipping(address),
         });
       } catch (error) {
         // The card was confirmed since the payment was read: it pays for the cart as it was, which stays recorded.
@@ -137,9 +143,23 @@ export async function startCheckout(
     amountCents: totals.totalCents,
     metadata: { ...metadata, checkout_id: row.id },
     idempotencyKey: `checkout:${row.id}:${contentHash}`,
+    shipping: paymentShipping(address),
   });
   await serviceStatement(db, `update public.checkouts set payment_intent_id = $2 where id = $1`, [row.id, intent.id]);
   return { ok: true, clientSecret: intent.clientSecret, paymentIntentId: intent.id, amountCents: totals.totalCents, totals };
+}
+
+/** The ship-to address as the payment carries it. */
+function paymentShipping(a: Address): PaymentShipping {
+  return {
+    name: a.name,
+    line1: a.street1,
+    ...(a.street2 ? { line2: a.street2 } : {}),
+    city: a.city,
+    state: a.state,
+    postalCode: a.zip,
+    country: 'US',
+  };
 }
 
 function checkoutValues(lines: CheckoutLine[], address: Address, rate: CheckoutRate, weightLb: number, totals: OrderTotals) {

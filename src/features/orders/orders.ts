@@ -39,6 +39,21 @@ export interface Order {
   refundedCents?: number;
 }
 
+/** Where an order ships, as stored orders are read everywhere (street2 is '' when the address has none). */
+export interface ShipTo {
+  name: string;
+  street1: string;
+  street2: string;
+  city: string;
+  state: string;
+  zip: string;
+}
+
+/** A ship-to address as it is written on a parcel: name, street, apartment or suite (when any), town, country. */
+export function shipToLines(a: ShipTo): string[] {
+  return [a.name, a.street1, ...(a.street2 ? [a.street2] : []), `${a.city}, ${a.state} ${a.zip}`, 'United States'];
+}
+
 /** How the history names an order: 'ORD-' and the id's last 6 characters, uppercased (spec section 9). */
 export function orderNumber(id: string): string {
   return `ORD-${id.slice(-6).toUpperCase()}`;

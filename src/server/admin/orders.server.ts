@@ -18,7 +18,7 @@ import {
 } from '@/features/admin/order-admin';
 import { formatPrice } from '@/features/catalog/catalog';
 import { shippingService, shipTo } from '@/features/checkout/order-page.server';
-import { orderNumber, STATUS_LABELS, type StatusKey, statusOf } from '@/features/orders/orders';
+import { orderNumber, type ShipTo, STATUS_LABELS, type StatusKey, statusOf } from '@/features/orders/orders';
 import { jsonColumn, type Sql } from '../db/database.server';
 import { queueJob } from '../outbox/jobs.server';
 import { MAX_ATTEMPTS } from '../outbox/outbox.server';
@@ -163,7 +163,7 @@ export interface AdminOrderDetail {
   customerEmail: string;
   /** The shopper's account, or null for a guest. */
   userId: string | null;
-  address: { name: string; street1: string; city: string; state: string; zip: string };
+  address: ShipTo;
   service: string;
   /** YYYY-MM-DD, or null. */
   estimatedDelivery: string | null;

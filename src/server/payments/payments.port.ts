@@ -42,6 +42,21 @@ export interface PaymentEvent {
   refund: { id: string; status: RefundStatus } | null;
 }
 
+/**
+ * Where the order ships, given with the payment: Stripe shows it on the payment and its fraud checks compare it with
+ * the card's. The test processor keeps no copy (the order holds the address).
+ */
+export interface PaymentShipping {
+  name: string;
+  line1: string;
+  /** The apartment or suite, when there is one. */
+  line2?: string;
+  city: string;
+  state: string;
+  postalCode: string;
+  country: 'US';
+}
+
 /** What the browser needs to show the card form: our TEST MODE form, or Stripe's Payment Element. */
 export type PaymentsClientConfig = { kind: 'test' } | { kind: 'stripe'; publishableKey: string };
 
@@ -52,13 +67,21 @@ export interface PaymentsPort {
    * Creates an intent for exactly `amountCents` (USD). The same idempotency key with the same parameters returns the
    * same intent; with different parameters it throws IdempotencyKeyReusedError, as Stripe does.
    */
-  createIntent(input: { amountCents: number; metadata: Record<string, string>; idempotencyKey: string }): Promise<PaymentIntent>;
+  createIntent(input: {
+    amountCents: number;
+    metadata: Record<string, string>;
+    idempotencyKey: string;
+    shipping?: PaymentShipping;
+  }): Promise<PaymentIntent>;
   /**
    * Changes the amount (and sets the given metadata keys; others are kept, as Stripe merges metadata) while the
    * intent can still change. A succeeded, processing or canceled intent throws IntentNotUpdatableError: the caller
    * then creates a new intent instead.
    */
-  updateIntent(id: string, input: { amountCents: number; metadata: Record<string, string> }): Promise<PaymentIntent>;
+  updateIntent(
+    id: string,
+    input: { amountCents: number; metadata: Record<string, string>; shipping?: PaymentShipping },
+  ): Promise<PaymentIntent>;
   /** The intent as the processor knows it now. Throws IntentNotFoundError for an unknown id. */
   retrieveIntent(id: string): Promise<PaymentIntent>;
   /** Cancels an unpaid intent (an already canceled one is returned as it is); a succeeded one throws IntentNotUpdatableError. */

@@ -6,6 +6,7 @@ import {
   IntentNotUpdatableError,
   type PaymentIntent,
   type PaymentIntentStatus,
+  type PaymentShipping,
   PaymentsError,
   type PaymentsPort,
   type Refund,
@@ -27,6 +28,21 @@ const STATUSES: readonly PaymentIntentStatus[] = [
   'succeeded',
   'canceled',
 ];
+
+/** Where the order ships, in Stripe's shape (line2 only when there is one: Stripe keeps an empty string as given). */
+function stripeShipping(s: PaymentShipping): Stripe.PaymentIntentCreateParams.Shipping {
+  return {
+    name: s.name,
+    address: {
+      line1: s.line1,
+      ...(s.line2 ? { line2: s.line2 } : {}),
+      city: s.city,
+      state: s.state,
+      postal_code: s.postalCode,
+      country: s.country,
+    },
+  };
+}
 
 /** Stripe's intent in our terms. States we never create intents in are read as the nearest of ours. */
 function toIntent(pi: Stripe.PaymentIntent): PaymentIntent {
@@ -87,7 +103,7 @@ export function createStripePayments(options: StripeOptions): PaymentsPort {
   return {
     name: 'stripe',
 
-    async createIntent({ amountCents, metadata, idempotencyKey }) {
+    async createIntent({ amountCents, metadata, idempotencyKey, shipping }) {
       try {
         const pi = await stripe.paymentIntents.create(
           {
@@ -95,6 +111,7 @@ export function createStripePayments(options: StripeOptions): PaymentsPort {
             currency: 'usd',
             automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
             metadata,
+            ...(shipping ? { shipping: stripeShipping(shipping) } : {}),
           },
           { idempotencyKey },
         );
@@ -104,9 +121,15 @@ export function createStripePayments(options: StripeOptions): PaymentsPort {
       }
     },
 
-    async updateIntent(id, { amountCents, metadata }) {
+    async updateIntent(id, { amountCents, metadata, shipping }) {
       try {
-        return toIntent(await stripe.paymentIntents.update(id, { amount: amountCents, metadata }));
+        return toIntent(
+          await stripe.paymentIntents.update(id, {
+            amount: amountCents,
+            metadata,
+            ...(shipping ? { shipping: stripeShipping(shipping) } : {}),
+          }),
+        );
       } catch (error) {
         translate(error, { intentId: id });
       }

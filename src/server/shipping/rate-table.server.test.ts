@@ -104,6 +104,7 @@ describe('rate table: rates', () => {
     expect(await ids(to('CA'), 2)).toEqual(first);
     expect(new Set(first).size).toBe(2);
     expect(await ids({ ...to('CA'), street1: '1 Other St' }, 2)).not.toContain(first[0]);
+    expect(await ids({ ...to('CA'), street2: 'Apt 4B' }, 2)).not.toContain(first[0]);
     expect(await ids(to('CA'), 2.5)).not.toContain(first[0]);
   });
 
@@ -169,6 +170,14 @@ describe('rate table: test label', () => {
     expect(label.trackingNumber).toMatch(/^TEST\d{18}$/);
     expect(testTrackingNumber('ORD-7F3A2C')).toBe(label.trackingNumber);
     expect(testTrackingNumber('ORD-7F3A2D')).not.toBe(label.trackingNumber);
+  });
+
+  it('prints the apartment or suite on its own line under the street', async () => {
+    const label = await shipping.buyLabel({ ...request(), to: { ...to('CA'), street2: 'Apt 4B' } });
+    if (label.file.kind !== 'pdf') throw new Error('expected PDF bytes');
+    const text = drawnText(label.file.bytes);
+    const street = text.indexOf('455 Market St');
+    expect(text.slice(street, street + 3)).toEqual(['455 Market St', 'Apt 4B', 'San Francisco, CA 94105']);
   });
 
   it('prints names the label font cannot draw, and overlong lines, without failing', async () => {

@@ -23,7 +23,8 @@ export const RATE_TABLE_SERVICES = [
  * The server remembers every id it hands out with its amount, so the id needs to be distinct, not secret.
  */
 function rateId(service: string, { from, to, parcel }: RatesRequest): string {
-  const place = (a: RatesRequest['to']) => [a.street1, a.city, a.state, a.zip, a.country].map((s) => s.trim().toUpperCase());
+  const place = (a: RatesRequest['to']) =>
+    [a.street1, ...(a.street2 ? [a.street2] : []), a.city, a.state, a.zip, a.country].map((s) => s.trim().toUpperCase());
   const quoted = JSON.stringify([
     'v1',
     service,

@@ -17,6 +17,14 @@ describe('shipping addresses', () => {
     expect(addressSchema.parse(WAREHOUSE)).toEqual(WAREHOUSE);
   });
 
+  it('takes an apartment or suite line when there is one: blank is none', () => {
+    expect(addressSchema.parse({ ...address, street2: ' Apt 4B ' }).street2).toBe('Apt 4B');
+    expect(addressSchema.parse({ ...address, street2: '  ' })).not.toHaveProperty('street2', expect.anything());
+    expect(addressSchema.safeParse({ ...address, street2: 'x'.repeat(101) }).error?.issues[0]?.message).toBe(
+      'Apartment or suite is too long',
+    );
+  });
+
   it('says what is wrong with each field', () => {
     const messages = (input: Record<string, unknown>) =>
       addressSchema.safeParse(input).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`);

@@ -6,7 +6,7 @@ import { CONTACT } from '@/features/contact/contact';
 import { isEmail } from '@/lib/email';
 
 // The shipping port in the app's own terms. Field names follow the spec's wire shape for /api/shippo-rates
-// (name, street1, city, state, zip, country), so an endpoint can validate the browser's body with `addressSchema`
+// (name, street1, street2, city, state, zip, country), so an endpoint can validate the browser's body with `addressSchema`
 // and pass it through; units are fixed (inches, pounds, integer cents) so no adapter has to guess.
 
 const text = (field: string, max: number) =>
@@ -20,6 +20,13 @@ const text = (field: string, max: number) =>
 const addressFields = z.object({
   name: text('Name', 100),
   street1: text('Street address', 200),
+  /** The apartment, suite or unit, when there is one: blank is the same as none. */
+  street2: z
+    .string()
+    .trim()
+    .max(100, { error: 'Apartment or suite is too long' })
+    .transform((line) => line || undefined)
+    .optional(),
   city: text('City', 100),
   state: z
     .string({ error: 'State is required' })

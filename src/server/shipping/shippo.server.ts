@@ -39,6 +39,7 @@ function shippoAddress(a: Address) {
   return {
     name: a.name,
     street1: a.street1,
+    ...(a.street2 ? { street2: a.street2 } : {}),
     city: a.city,
     state: a.state,
     zip: a.zip,

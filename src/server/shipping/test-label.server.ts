@@ -120,7 +120,7 @@ function drawCode128(page: PDFPage, text: string, box: { x: number; y: number; w
 }
 
 function addressLines(a: Address): string[] {
-  return [a.name, a.street1, `${a.city}, ${a.state} ${a.zip}`, a.country];
+  return [a.name, a.street1, ...(a.street2 ? [a.street2] : []), `${a.city}, ${a.state} ${a.zip}`, a.country];
 }
 
 function rule(page: PDFPage, y: number) {

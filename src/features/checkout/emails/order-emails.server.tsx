@@ -4,10 +4,11 @@ import { render } from '@react-email/render';
 import { Row } from '@react-email/row';
 import { Section } from '@react-email/section';
 import { Text } from '@react-email/text';
+import { Fragment } from 'react';
 import { formatPrice } from '@/features/catalog/catalog';
 import { CONTACT } from '@/features/contact/contact';
 import type { MailMessage } from '@/server/mail/mail.port';
-import { orderNumber } from '../../orders/orders';
+import { orderNumber, type ShipTo, shipToLines } from '../../orders/orders';
 import {
   AmountRow,
   CallToAction,
@@ -36,7 +37,7 @@ export interface OrderEmailData {
   shippingCents: number;
   taxCents: number;
   totalCents: number;
-  address: { name: string; street1: string; city: string; state: string; zip: string };
+  address: ShipTo;
   shippingService: string;
   /** The day the rate promised, or null (the fallback rate promises none). */
   estimatedDelivery: string | null;
@@ -110,20 +111,18 @@ function Totals({ order }: { order: OrderEmailData }) {
 }
 
 function Delivery({ order, audience }: { order: OrderEmailData; audience: OrderEmailAudience }) {
-  const a = order.address;
   return (
     <Section>
       <Row>
         <Column className="stack" style={{ width: '50%', verticalAlign: 'top', paddingRight: '12px' }}>
           <Eyebrow>Ships to</Eyebrow>
           <Text style={text}>
-            {a.name}
-            <br />
-            {a.street1}
-            <br />
-            {`${a.city}, ${a.state} ${a.zip}`}
-            <br />
-            United States
+            {shipToLines(order.address).map((line, i) => (
+              <Fragment key={line}>
+                {i > 0 && <br />}
+                {line}
+              </Fragment>
+            ))}
           </Text>
         </Column>
         <Column className="stack" style={{ width: '50%', verticalAlign: 'top' }}>
@@ -214,7 +213,6 @@ export function ShopOrderEmail({ order, link }: { order: OrderEmailData; link: s
  */
 export function orderEmailText(order: OrderEmailData, audience: OrderEmailAudience, link: string | null): string {
   const number = orderNumber(order.id);
-  const a = order.address;
   const opening =
     audience === 'customer'
       ? [
@@ -253,7 +251,7 @@ export function orderEmailText(order: OrderEmailData, audience: OrderEmailAudien
     opening.join('\n\n'),
     `ITEMS\n${items.join('\n')}`,
     totals.join('\n'),
-    `SHIPS TO\n${a.name}\n${a.street1}\n${a.city}, ${a.state} ${a.zip}\nUnited States`,
+    `SHIPS TO\n${shipToLines(order.address).join('\n')}`,
     `DELIVERY\n${delivery.join('\n')}`,
     closing,
   ].join('\n\n');

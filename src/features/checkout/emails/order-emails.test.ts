@@ -34,7 +34,10 @@ describe.each(['customer', 'shop'] as const)('the %s order e-mail', (audience) =
     expect(html).toContain('Estimated delivery Friday, November 27');
     expect(text).toContain('2 × Clinical Scrubs (powder-blue, M): $90.00\n1 × Turmeric Face Soap: $15.00');
     expect(text).toContain('Subtotal: $105.00\nShipping (Standard Shipping): $16.00\nTax: $9.35\nTotal: $130.35');
-    expect(text).toContain('Savannah, GA 31401\nUnited States');
+    expect(html).toContain('12 Bull St &amp; Co &quot;Suite 3&quot;<br/>Apt &lt;4B&gt;<br/>Savannah, GA 31401');
+    expect(text).toContain('12 Bull St & Co "Suite 3"\nApt <4B>\nSavannah, GA 31401\nUnited States');
+    const noSuite = await render(audience, { ...fixtureOrder, address: { ...fixtureOrder.address, street2: '' } });
+    expect(noSuite.text).toContain('12 Bull St & Co "Suite 3"\nSavannah, GA 31401\nUnited States');
     expect(text).toContain('Standard Shipping\nEstimated delivery: Friday, November 27');
   });
 

@@ -4,7 +4,7 @@ import { Section } from '@react-email/section';
 import { Text } from '@react-email/text';
 import { CONTACT } from '@/features/contact/contact';
 import type { MailMessage } from '@/server/mail/mail.port';
-import { orderNumber } from '../../orders/orders';
+import { orderNumber, shipToLines } from '../../orders/orders';
 import { CallToAction, COLORS, ContactFooter, Divider, EmailLayout, Eyebrow, Intro, muted, text } from './email-layout.server';
 import { deliveryDay, Items, type OrderEmailData, variantOf } from './order-emails.server';
 
@@ -12,7 +12,6 @@ import { deliveryDay, Items, type OrderEmailData, variantOf } from './order-emai
 // when the carrier has a tracking page), where it goes and what is in it. Queued once per order through the outbox.
 
 function Tracking({ order }: { order: OrderEmailData }) {
-  const a = order.address;
   return (
     <Section>
       <Eyebrow>Tracking</Eyebrow>
@@ -33,9 +32,7 @@ function Tracking({ order }: { order: OrderEmailData }) {
       {order.estimatedDelivery && (
         <Text style={{ ...muted, marginTop: '4px' }}>{`Estimated delivery ${deliveryDay(order.estimatedDelivery)}`}</Text>
       )}
-      <Text style={{ ...muted, marginTop: '16px' }}>
-        {`To ${a.name}, ${a.street1}, ${a.city}, ${a.state} ${a.zip}, United States`}
-      </Text>
+      <Text style={{ ...muted, marginTop: '16px' }}>{`To ${shipToLines(order.address).join(', ')}`}</Text>
     </Section>
   );
 }
@@ -63,7 +60,6 @@ export function ShippedEmail({ order, link }: { order: OrderEmailData; link: str
 /** The plain-text part, written for reading. */
 export function shippedEmailText(order: OrderEmailData, link: string | null): string {
   const number = orderNumber(order.id);
-  const a = order.address;
   const tracking = order.tracking
     ? `${order.shippingService}. Tracking number: ${order.tracking.number}${order.tracking.url ? ` (${order.tracking.url})` : ''}`
     : `${order.shippingService}. The carrier has not given a tracking number for this parcel.`;
@@ -73,7 +69,7 @@ export function shippedEmailText(order: OrderEmailData, link: string | null): st
       ...(link ? [`See your order: ${link}`] : []),
     ].join('\n\n'),
     `TRACKING\n${tracking}${order.estimatedDelivery ? `\nEstimated delivery: ${deliveryDay(order.estimatedDelivery)}` : ''}`,
-    `SHIPS TO\n${a.name}\n${a.street1}\n${a.city}, ${a.state} ${a.zip}\nUnited States`,
+    `SHIPS TO\n${shipToLines(order.address).join('\n')}`,
     `IN THIS PARCEL\n${order.items.map((i) => `${i.quantity} × ${i.name}${variantOf(i) ? ` (${variantOf(i)})` : ''}`).join('\n')}`,
     `Questions about your order? Write to ${CONTACT.email} or call ${CONTACT.phone}, ${CONTACT.hours}.\n\nAurelia · Atlanta, Georgia`,
   ].join('\n\n');
