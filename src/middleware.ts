@@ -1,7 +1,6 @@
 import { defineMiddleware } from 'astro:middleware';
-import { inSpecShape } from '@/features/newsletter/newsletter-routes.server';
 import { isDatabaseUnavailable } from '@/server/db/database.server';
-import { BEARER_ENDPOINTS, needsOriginCheck, problem, SAFE_METHODS, sameOrigin } from '@/server/http.server';
+import { BEARER_ENDPOINTS, inSpecShape, needsOriginCheck, problem, SAFE_METHODS, sameOrigin } from '@/server/http.server';
 import { getServices } from '@/server/services.server';
 
 const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];

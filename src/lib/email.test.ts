@@ -1,11 +1,11 @@
 import { z } from 'astro/zod';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { signUpProblem } from '@/features/auth/auth.rules';
 import { contactBody } from '@/features/contact/contact.server';
 import { newsletterProblem } from '@/features/newsletter/newsletter';
 import { resetRequestBody } from '@/server/auth/auth.schemas';
 import { mailMessageSchema } from '@/server/mail/mail.port';
+import { signUpProblem } from './auth.rules';
 import { isEmail } from './email';
 
 const accepted = [

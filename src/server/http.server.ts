@@ -231,6 +231,29 @@ const SIGNED_WEBHOOKS = new Set(['/api/stripe-webhook']);
  */
 export const BEARER_ENDPOINTS: ReadonlySet<string> = new Set(['/api/newsletter-status', '/api/newsletter-subscribe']);
 
+/** The headers of a refusal worth keeping when it is rewritten: how long to wait, which credential, which methods. */
+const KEPT_HEADERS = ['retry-after', 'www-authenticate', 'allow'];
+
+/**
+ * The newsletter's bearer clients read `error` as text (they compare it with 'This email is already subscribed' and
+ * show it after 'Subscription failed'), so BEARER_ENDPOINTS answer a failure as {error: message, code} rather than the
+ * shop's usual {error: {code, message}}, as create-shipment does for its own spec answer. Status and headers stay.
+ */
+export async function inSpecShape(response: Response): Promise<Response> {
+  if (response.ok) return response;
+  const { error } = (await response.json()) as { error: { code: string; message: string } };
+  return json({ error: error.message, code: error.code }, response.status, keptHeaders(response));
+}
+
+function keptHeaders(response: Response): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) {
+    const value = response.headers.get(name);
+    if (value !== null) kept[name] = value;
+  }
+  return kept;
+}
+
 /**
  * Whether a request to `pathname` must pass the Origin check before it may change anything (CSRF). Exempt are safe
  * methods, the signed webhook, and a request to a bearer endpoint that carries an Authorization header or no cookie

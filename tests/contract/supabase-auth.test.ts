@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { AUTH_MESSAGES } from '@/features/auth/auth.rules';
+import { AUTH_MESSAGES } from '@/lib/auth.rules';
 import type { AuthPort, CookieJar, CookieOptions } from '@/server/auth/auth.port';
 import { createSupabaseAuth } from '@/server/auth/supabase.server';
 import { type FakeSupabaseAuth, startFakeSupabaseAuth } from '../mocks/supabase-auth';

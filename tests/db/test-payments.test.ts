@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { CARD_MESSAGES, type CardDetails } from '@/features/checkout/test-cards';
 import { asService } from '@/server/db/roles.server';
 import {
   IdempotencyKeyReusedError,
@@ -11,6 +10,7 @@ import {
 } from '@/server/payments/payments.port';
 import { createStripePayments } from '@/server/payments/stripe.server';
 import { authenticateTestCard, confirmTestCard } from '@/server/payments/test-card-routes.server';
+import { CARD_MESSAGES, type CardDetails } from '@/server/payments/test-cards';
 import { createTestProcessor, IntentNotConfirmableError, signTestWebhook } from '@/server/payments/test-processor.server';
 import { LIMITS } from '@/server/ratelimit.server';
 import { suiteDatabase, TEST_DATABASE_KIND } from './test-database';

@@ -2,9 +2,9 @@ import { useStore } from '@nanostores/react';
 import { type SubmitEvent, useEffect, useId, useRef, useState } from 'react';
 import FormError from '@/components/FormError';
 import { api } from '@/lib/api';
+import { AUTH_MESSAGES, loginProblem, signUpProblem } from '@/lib/auth.rules';
 import { notify } from '../toasts/toast.store';
 import type { UserAnswer } from './auth';
-import { AUTH_MESSAGES, loginProblem, signUpProblem } from './auth.rules';
 import { $authModal, $user } from './auth.store';
 
 /** Spec section 8: a login failure toast shows for 1 s. */

@@ -1,9 +1,9 @@
 import { type SubmitEvent, useState } from 'react';
 import FormError from '@/components/FormError';
 import { api } from '@/lib/api';
+import { AUTH_MESSAGES } from '@/lib/auth.rules';
 import { notify } from '../toasts/toast.store';
 import type { UserAnswer } from './auth';
-import { AUTH_MESSAGES } from './auth.rules';
 import { $authModal, $user } from './auth.store';
 
 /**

@@ -1,8 +1,8 @@
 import { type SubmitEvent, useState } from 'react';
 import FormError from '@/components/FormError';
 import { api } from '@/lib/api';
+import { AUTH_MESSAGES, newPasswordProblem } from '@/lib/auth.rules';
 import { notify } from '../toasts/toast.store';
-import { AUTH_MESSAGES, newPasswordProblem } from './auth.rules';
 import { $authModal } from './auth.store';
 
 /** Sets a new password with the token from the e-mailed link (read from the page's address). */

@@ -1,10 +1,10 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef } from 'react';
 import { api } from '@/lib/api';
+import { AUTH_MESSAGES } from '@/lib/auth.rules';
 import { afterPresses } from '@/lib/presses';
 import { notify } from '../toasts/toast.store';
 import type { UserAnswer } from './auth';
-import { AUTH_MESSAGES } from './auth.rules';
 import { $authModal, $user } from './auth.store';
 import { clearPrivateState, knownUser } from './session.client';
 

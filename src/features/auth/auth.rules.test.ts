@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AUTH_MESSAGES, loginProblem, newPasswordProblem, normalizeEmail, signUpProblem } from './auth.rules';
+import { AUTH_MESSAGES, loginProblem, newPasswordProblem, normalizeEmail, signUpProblem } from '@/lib/auth.rules';
 
 const good = {
   firstName: 'Ada',

@@ -1,9 +1,9 @@
 import { useStore } from '@nanostores/react';
 import { lazy, type MouseEvent, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { estimatedShippingCents, orderTotals, parcelWeightLb } from '@/lib/pricing';
 import { formatPrice } from '../catalog/catalog';
 import type { CheckoutStage } from '../checkout/Checkout';
 import { $placedOrder, PLACED_MESSAGES } from '../checkout/placed-order.store';
-import { estimatedShippingCents, orderTotals, parcelWeightLb } from '../checkout/pricing';
 import { notify } from '../toasts/toast.store';
 import { type CartLine, type CartProduct, MAX_QUANTITY } from './cart';
 import { CART_MESSAGES, setQuantity, subtotal, withoutUnsold } from './cart.rules';

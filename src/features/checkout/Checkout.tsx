@@ -1,14 +1,14 @@
 import './checkout.css';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '@/lib/api';
+import { FREE_SHIPPING_FROM_CENTS, orderTotals, parcelWeightLb } from '@/lib/pricing';
+import { US_STATES } from '@/lib/us-states';
 import type { CartLine, CartProduct } from '../cart/cart';
 import { subtotal } from '../cart/cart.rules';
 import { formatPrice } from '../catalog/catalog';
 import CheckoutAddress from './CheckoutAddress';
 import CheckoutPayment from './CheckoutPayment';
 import { type AddressFields, CHECKOUT_MESSAGES, type CheckoutRate, EMPTY_ADDRESS, fallbackRate } from './checkout';
-import { FREE_SHIPPING_FROM_CENTS, orderTotals, parcelWeightLb } from './pricing';
-import { US_STATES } from './states';
 
 export type CheckoutStage = 'address' | 'payment';
 

@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { type KeyboardEvent, type SubmitEvent, useEffect, useId, useRef, useState } from 'react';
 import { api } from '@/lib/api';
+import { US_STATES } from '@/lib/us-states';
 import { $user } from '../auth/auth.store';
 import {
   type AddressSuggestion,
@@ -10,7 +11,6 @@ import {
   wantsSuggestions,
 } from './address-suggestions';
 import { type AddressFields, addressComplete, addressErrors, addressLine, type CheckoutPrefill } from './checkout';
-import { US_STATES } from './states';
 
 interface Field {
   key: keyof AddressFields;

@@ -1,9 +1,17 @@
 import { type SubmitEvent, useEffect, useId, useRef, useState } from 'react';
 import { type ApiResult, api } from '@/lib/api';
+import {
+  type CardField,
+  cardDigits,
+  cardProblem,
+  formatCardNumber,
+  formatExpiry,
+  parseExpiry,
+  TEST_CARDS,
+} from '@/server/payments/test-cards';
 import { formatPrice } from '../catalog/catalog';
 import type { CardFormProps } from './card-form';
 import { CHECKOUT_MESSAGES } from './checkout';
-import { type CardField, cardDigits, cardProblem, formatCardNumber, formatExpiry, parseExpiry, TEST_CARDS } from './test-cards';
 import './test-card-form.css';
 
 interface ConfirmAnswer {

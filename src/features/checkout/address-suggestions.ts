@@ -1,27 +1,17 @@
 // Address suggestions as the address form meets them (spec section 5: from 3 characters, 5 of them, US only), shared
 // by the street field's combobox and the server's GET /api/address-suggestions. No zod and no server code: the
-// checkout island imports this.
+// checkout island imports this. A suggestion's shape is the address port's.
+
+import { type AddressSuggestion, MAX_SUGGESTIONS } from '@/server/address/address.port';
+
+export { type AddressSuggestion, MAX_SUGGESTIONS };
 
 /** Suggestions are asked for once the street field holds this many characters (trimmed). */
 export const SUGGEST_MIN_CHARS = 3;
 /** Longer text is refused: no street address needs more, and the vendor is not a free text service. */
 export const SUGGEST_MAX_CHARS = 200;
-/** At most this many suggestions are shown. */
-export const MAX_SUGGESTIONS = 5;
 /** The pause in typing after which the field asks: one request per word or so, not per keystroke. */
 export const SUGGEST_DEBOUNCE_MS = 250;
-
-/** One US address the shopper may pick instead of typing it: exactly the fields it fills in the form. */
-export interface AddressSuggestion {
-  /** House number and street, e.g. '455 Market St'. */
-  street: string;
-  /** '' when the source names none. */
-  city: string;
-  /** One of the 50 states, by USPS code. */
-  state: string;
-  /** 5 digits or ZIP+4; '' when the source names none. */
-  zip: string;
-}
 
 /**
  * What GET /api/address-suggestions answers: `enabled: false` when the shop has no suggestion service (no

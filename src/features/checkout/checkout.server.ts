@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'astro/zod';
 import type { CatalogueIndex } from '@/features/catalog/catalog';
+import { parcelWeightLb } from '@/lib/pricing';
 import type { Database, Sql } from '@/server/db/database.server';
 import { asService } from '@/server/db/roles.server';
 import {
@@ -15,7 +16,6 @@ import type { CartLineInput } from '../cart/cart';
 import { cartProblem } from '../cart/cart.rules';
 import { cartBody } from '../cart/cart.server';
 import { type CheckoutRate, FALLBACK_RATE_ID, fallbackRate } from './checkout';
-import { parcelWeightLb } from './pricing';
 
 /** How long a quoted rate may be paid for: long enough to type a card number, short enough for prices to stay true. */
 export const QUOTE_TTL_MINUTES = 60;

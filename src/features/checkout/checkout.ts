@@ -2,9 +2,9 @@
 // the order number. No zod: the checkout island imports this. The server applies its own schema to the same fields.
 
 import { isEmail } from '@/lib/email';
-import { fallbackShippingCents } from './pricing';
-import { isUsStateCode } from './states';
-import { zipStateProblem } from './zip-codes';
+import { fallbackShippingCents } from '@/lib/pricing';
+import { isUsStateCode } from '@/lib/us-states';
+import { zipStateProblem } from '@/lib/zip-codes';
 
 /** The address stage's fields, named as the spec names them. The country is fixed to US. */
 export interface AddressFields {

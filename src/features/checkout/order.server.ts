@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'astro/zod';
 import type { CatalogueIndex } from '@/features/catalog/catalog';
+import { type OrderTotals, orderTotals } from '@/lib/pricing';
 import { newToken, tokenHash } from '@/server/auth/tokens.server';
 import { type Database, jsonColumn, type Sql } from '@/server/db/database.server';
 import { asService, serviceStatement } from '@/server/db/roles.server';
@@ -16,7 +17,6 @@ import { cartId } from '../cart/cart';
 import { cartProblem } from '../cart/cart.rules';
 import type { CheckoutRate } from './checkout';
 import { checkoutLines, chosenRate, parcelFor } from './checkout.server';
-import { type OrderTotals, orderTotals } from './pricing';
 
 /** The body of POST /api/create-payment-intent. An `amount` the browser sends is ignored: the server prices the cart. */
 export const paymentIntentBody = z.object({

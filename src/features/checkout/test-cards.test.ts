@@ -1,7 +1,6 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import TestCardForm from './TestCardForm';
 import {
   CARD_MESSAGES,
   cardOutcome,
@@ -11,7 +10,8 @@ import {
   luhnValid,
   parseExpiry,
   TEST_CARDS,
-} from './test-cards';
+} from '@/server/payments/test-cards';
+import TestCardForm from './TestCardForm';
 
 const today = new Date('2026-11-24T12:00:00Z');
 const card = { number: '4242 4242 4242 4242', expMonth: 12, expYear: 30, cvc: '123' };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FREE_SHIPPING_FROM_CENTS } from '../checkout/pricing';
-import { US_STATES } from '../checkout/states';
+import { FREE_SHIPPING_FROM_CENTS } from '@/lib/pricing';
+import { US_STATES } from '@/lib/us-states';
 import { PROMO_CLAIMS, TRUST_BLURBS } from './promo';
 
 describe('what the home page promises', () => {

@@ -1,7 +1,7 @@
 import { z } from 'astro/zod';
 import type { CookieJar } from '@/server/auth/auth.port';
 import type { Database } from '@/server/db/database.server';
-import { json, problem, readJson, tooManyRequests } from '@/server/http.server';
+import { inSpecShape, json, problem, readJson, tooManyRequests } from '@/server/http.server';
 import { hit, type Limits } from '@/server/ratelimit.server';
 import { type Caller, type CallerDeps, requireCaller } from '@/server/shopper.server';
 import { NEWSLETTER_MESSAGES, newsletterProblem } from './newsletter';
@@ -80,27 +80,4 @@ async function subscribeCaller(deps: NewsletterRouteDeps, request: Request, jar:
 /** 403 unless `userId` is exactly the caller's own id. */
 function notSelf(me: Caller, userId: string | undefined, message: string): Response | null {
   return userId === me.session.user.id ? null : problem(403, 'forbidden', message);
-}
-
-/** The headers of a refusal worth keeping when it is rewritten: how long to wait, which credential, which methods. */
-const KEPT_HEADERS = ['retry-after', 'www-authenticate', 'allow'];
-
-/**
- * The spec's clients read `error` as text (section 8 compares it with 'This email is already subscribed' and shows
- * it after 'Subscription failed'), so these endpoints answer a failure as {error: message, code} rather than the
- * shop's usual {error: {code, message}}, as create-shipment does for its own spec answer. Status and headers stay.
- */
-export async function inSpecShape(response: Response): Promise<Response> {
-  if (response.ok) return response;
-  const { error } = (await response.json()) as { error: { code: string; message: string } };
-  return json({ error: error.message, code: error.code }, response.status, keptHeaders(response));
-}
-
-function keptHeaders(response: Response): Record<string, string> {
-  const kept: Record<string, string> = {};
-  for (const name of KEPT_HEADERS) {
-    const value = response.headers.get(name);
-    if (value !== null) kept[name] = value;
-  }
-  return kept;
 }

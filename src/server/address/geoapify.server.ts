@@ -1,6 +1,6 @@
-import { type AddressSuggestion, MAX_SUGGESTIONS } from '@/features/checkout/address-suggestions';
-import { isUsStateCode } from '@/features/checkout/states';
+import { isUsStateCode } from '@/lib/us-states';
 import type { AddressPort, SuggestOptions } from './address.port';
+import { type AddressSuggestion, MAX_SUGGESTIONS } from './address.port';
 
 // The production address-suggestions adapter: Geoapify's Address Autocomplete API, by plain fetch (one GET; an SDK
 // would add weight and nothing else). Geoapify's shapes stay in this file.

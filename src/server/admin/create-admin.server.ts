@@ -1,4 +1,4 @@
-import { MIN_PASSWORD_LENGTH, normalizeEmail } from '@/features/auth/auth.rules';
+import { MIN_PASSWORD_LENGTH, normalizeEmail } from '@/lib/auth.rules';
 import { isEmail } from '@/lib/email';
 import { hashPassword } from '../auth/password.server';
 import type { Database } from '../db/database.server';

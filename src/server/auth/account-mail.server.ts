@@ -1,4 +1,4 @@
-import { normalizeEmail } from '@/features/auth/auth.rules';
+import { normalizeEmail } from '@/lib/auth.rules';
 import type { Database } from '../db/database.server';
 import { asService } from '../db/roles.server';
 import { queueJob } from '../outbox/jobs.server';

@@ -1,5 +1,5 @@
 import { z } from 'astro/zod';
-import { AUTH_MESSAGES, signUpProblem } from '@/features/auth/auth.rules';
+import { AUTH_MESSAGES, signUpProblem } from '@/lib/auth.rules';
 import { isEmail, MAX_EMAIL_LENGTH } from '@/lib/email';
 
 const field = (max: number) => z.string({ error: AUTH_MESSAGES.fillAll }).max(max, { error: 'That value is too long.' });

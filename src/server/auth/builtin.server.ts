@@ -1,4 +1,4 @@
-import { AUTH_MESSAGES, MIN_PASSWORD_LENGTH, normalizeEmail } from '@/features/auth/auth.rules';
+import { AUTH_MESSAGES, MIN_PASSWORD_LENGTH, normalizeEmail } from '@/lib/auth.rules';
 import type { Database, Sql } from '../db/database.server';
 import { asService, serviceStatement } from '../db/roles.server';
 import type { MailMessage } from '../mail/mail.port';

@@ -1,4 +1,4 @@
-import { normalizeEmail } from '@/features/auth/auth.rules';
+import { normalizeEmail } from '@/lib/auth.rules';
 import type { Database } from '../db/database.server';
 import { asService, serviceStatement } from '../db/roles.server';
 import { forget, hitAll, KNOWN_ADDRESS_DAYS, type Limit, type Limits, refund } from '../ratelimit.server';

@@ -7,7 +7,7 @@ import {
   type JwtPayload,
   type User,
 } from '@supabase/supabase-js';
-import { AUTH_MESSAGES, MIN_PASSWORD_LENGTH, normalizeEmail } from '@/features/auth/auth.rules';
+import { AUTH_MESSAGES, MIN_PASSWORD_LENGTH, normalizeEmail } from '@/lib/auth.rules';
 import type { AccountUser, AuthFailureCode, AuthPort, AuthResult, CookieJar, CookieOptions, CurrentSession } from './auth.port';
 
 // Supabase's e-mail templates must link to our endpoints with the token hash, because we verify with verifyOtp and

@@ -1,5 +1,4 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { CARD_MESSAGES, type CardDetails, type CardField, cardOutcome, cardProblem } from '@/features/checkout/test-cards';
 import type { Database, Sql } from '../db/database.server';
 import { asService, serviceStatement } from '../db/roles.server';
 import { intentIdOf, refundOf } from './event-objects';
@@ -16,6 +15,7 @@ import {
   type RefundStatus,
   WebhookSignatureError,
 } from './payments.port';
+import { CARD_MESSAGES, type CardDetails, type CardField, cardOutcome, cardProblem } from './test-cards';
 
 /** What the TEST MODE card form is told after a confirmation or a challenge. */
 export interface ConfirmResult {

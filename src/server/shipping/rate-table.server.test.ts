@@ -2,7 +2,7 @@ import { inflateSync } from 'node:zlib';
 import bwipjs from 'bwip-js/node';
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { US_STATES } from '@/features/checkout/states';
+import { US_STATES } from '@/lib/us-states';
 import { createRateTableShipping } from './rate-table.server';
 import { type Address, shopParcel, WAREHOUSE } from './shipping.port';
 import { LABEL_SIZE, testTrackingNumber } from './test-label.server';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { fallbackShippingCents } from '@/features/checkout/pricing';
-import { isUsStateCode } from '@/features/checkout/states';
+import { fallbackShippingCents } from '@/lib/pricing';
+import { isUsStateCode } from '@/lib/us-states';
 import type { Label, LabelRequest, RatesRequest, ShippingPort, ShippingRate } from './shipping.port';
 import { testLabelPdf, testTrackingNumber } from './test-label.server';
 

@@ -1,9 +1,9 @@
 import { z } from 'astro/zod';
-import { PARCEL } from '@/features/checkout/pricing';
-import { isUsStateCode } from '@/features/checkout/states';
-import { zipStateProblem } from '@/features/checkout/zip-codes';
-import { CONTACT } from '@/features/contact/contact';
+import { CONTACT } from '@/lib/contact';
 import { isEmail } from '@/lib/email';
+import { PARCEL } from '@/lib/pricing';
+import { isUsStateCode } from '@/lib/us-states';
+import { zipStateProblem } from '@/lib/zip-codes';
 
 // The shipping port in the app's own terms. Field names follow the spec's wire shape for /api/shippo-rates
 // (name, street1, street2, city, state, zip, country), so an endpoint can validate the browser's body with `addressSchema`

@@ -12,7 +12,7 @@ import { Row } from '@react-email/row';
 import { Section } from '@react-email/section';
 import { Text } from '@react-email/text';
 import type { CSSProperties, ReactNode } from 'react';
-import { CONTACT } from '@/features/contact/contact';
+import { CONTACT } from '@/lib/contact';
 
 // The shop's look (src/styles/global.css) in what mail clients understand: inline styles, tables, web-safe fonts.
 // Gmail and Outlook drop <style> blocks and custom properties, so every colour is written out here once.

@@ -6,7 +6,7 @@ import { Section } from '@react-email/section';
 import { Text } from '@react-email/text';
 import { Fragment } from 'react';
 import { formatPrice } from '@/features/catalog/catalog';
-import { CONTACT } from '@/features/contact/contact';
+import { CONTACT } from '@/lib/contact';
 import type { MailMessage } from '@/server/mail/mail.port';
 import { orderNumber, type ShipTo, shipToLines } from '../../orders/orders';
 import {

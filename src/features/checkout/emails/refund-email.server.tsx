@@ -1,6 +1,6 @@
 import { render } from '@react-email/render';
 import { Text } from '@react-email/text';
-import { CONTACT } from '@/features/contact/contact';
+import { CONTACT } from '@/lib/contact';
 import type { MailMessage } from '@/server/mail/mail.port';
 import { formatPrice } from '../../catalog/catalog';
 import { orderNumber } from '../../orders/orders';

@@ -2,7 +2,7 @@ import { Link } from '@react-email/link';
 import { render } from '@react-email/render';
 import { Section } from '@react-email/section';
 import { Text } from '@react-email/text';
-import { CONTACT } from '@/features/contact/contact';
+import { CONTACT } from '@/lib/contact';
 import type { MailMessage } from '@/server/mail/mail.port';
 import { orderNumber, shipToLines } from '../../orders/orders';
 import { CallToAction, COLORS, ContactFooter, Divider, EmailLayout, Eyebrow, Intro, muted, text } from './email-layout.server';

@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { AUTH_MESSAGES } from '@/features/auth/auth.rules';
+import { AUTH_MESSAGES } from '@/lib/auth.rules';
 import { sessionUserOf } from '@/server/admin/admin.server';
 import { loginBody } from '@/server/auth/auth.schemas';
 import { signInWithLimits } from '@/server/auth/login-limits.server';

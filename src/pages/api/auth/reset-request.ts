@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { AUTH_MESSAGES, normalizeEmail } from '@/features/auth/auth.rules';
+import { AUTH_MESSAGES, normalizeEmail } from '@/lib/auth.rules';
 import { queueAccountMail } from '@/server/auth/account-mail.server';
 import { resetRequestBody } from '@/server/auth/auth.schemas';
 import { clientAddress, json, readJson, tooManyRequests } from '@/server/http.server';

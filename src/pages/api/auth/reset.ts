@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { AUTH_MESSAGES } from '@/features/auth/auth.rules';
+import { AUTH_MESSAGES } from '@/lib/auth.rules';
 import { resetBody } from '@/server/auth/auth.schemas';
 import { clientAddress, json, problem, readJson, tooManyRequests } from '@/server/http.server';
 import { hit } from '@/server/ratelimit.server';

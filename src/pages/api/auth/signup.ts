@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { AUTH_MESSAGES, normalizeEmail } from '@/features/auth/auth.rules';
+import { AUTH_MESSAGES, normalizeEmail } from '@/lib/auth.rules';
 import { signUpBody } from '@/server/auth/auth.schemas';
 import { clientAddress, json, problem, readJson, tooManyRequests } from '@/server/http.server';
 import { hitAll } from '@/server/ratelimit.server';

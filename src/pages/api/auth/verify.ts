@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { AUTH_MESSAGES } from '@/features/auth/auth.rules';
+import { AUTH_MESSAGES } from '@/lib/auth.rules';
 import { sessionUserOf } from '@/server/admin/admin.server';
 import { verifyBody } from '@/server/auth/auth.schemas';
 import { activeSession } from '@/server/auth/session.server';

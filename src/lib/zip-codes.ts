@@ -3,7 +3,7 @@
 // (spec section 9), and a label for "Beverly Hills, GA 90210" goes nowhere. Plain data, so the address island and the
 // server's schema share it.
 
-import { US_STATES, type UsStateCode } from './states';
+import { US_STATES, type UsStateCode } from './us-states';
 
 /**
  * The 3-digit ZIP prefixes of each of the 50 states, as inclusive ranges. Prefixes of DC (200, 202–205, 569), Puerto

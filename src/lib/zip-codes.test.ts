@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { US_STATES } from './states';
+import { US_STATES } from './us-states';
 import { stateOfZip, ZIP_PREFIXES, zipStateProblem } from './zip-codes';
 
 /** A real ZIP code of each state's capital (or largest post office). */
