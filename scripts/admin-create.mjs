@@ -46,7 +46,7 @@ const [{ loadConfig }, { migrate }, { openPglite }, { openPostgres }, { createAd
   serverModule('/src/server/db/migrate.server.ts'),
   serverModule('/src/server/db/pglite.server.ts'),
   serverModule('/src/server/db/postgres.server.ts'),
-  serverModule('/src/server/admin/create-admin.server.ts'),
+  serverModule('/src/features/admin/create-admin.server.ts'),
 ]);
 
 let db;

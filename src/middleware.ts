@@ -1,7 +1,7 @@
 import { defineMiddleware } from 'astro:middleware';
+import { getServices } from '@/app/services.server';
 import { isDatabaseUnavailable } from '@/server/db/database.server';
 import { BEARER_ENDPOINTS, inSpecShape, needsOriginCheck, problem, SAFE_METHODS, sameOrigin } from '@/server/http.server';
-import { getServices } from '@/server/services.server';
 
 const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { type AdminDeps, adminOf } from '@/features/admin/admin.server';
+import { countMessages, listMessages, markMessagesRoute } from '@/features/admin/messages.server';
+import { countPendingReviews, decideReviewsRoute, pendingReviews } from '@/features/admin/reviews.server';
+import { countSubscribers, listSubscribers, subscribersCsv, subscribersCsvRoute } from '@/features/admin/subscribers.server';
 import { listReviews } from '@/features/reviews/reviews.server';
-import { type AdminDeps, adminOf } from '@/server/admin/admin.server';
-import { countMessages, listMessages, markMessagesRoute } from '@/server/admin/messages.server';
-import { countPendingReviews, decideReviewsRoute, pendingReviews } from '@/server/admin/reviews.server';
-import { countSubscribers, listSubscribers, subscribersCsv, subscribersCsvRoute } from '@/server/admin/subscribers.server';
 import type { CookieJar } from '@/server/auth/auth.port';
 import { createBuiltInAuth } from '@/server/auth/builtin.server';
 import { asService, asShopper, type ShopperClaims } from '@/server/db/roles.server';

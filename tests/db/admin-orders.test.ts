@@ -6,13 +6,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { NEXT_STATUSES } from '@/features/admin/order-admin';
-import { quoteRates } from '@/features/checkout/checkout.server';
-import { labelJob, orderChangeEmailJob } from '@/features/checkout/fulfilment.server';
-import { recordOrder, startCheckout } from '@/features/checkout/order.server';
-import { handlePaymentEvent } from '@/features/checkout/payment-events.server';
-import { orderNumber } from '@/features/orders/orders';
-import { listOrders } from '@/features/orders/orders.server';
-import { submitReview } from '@/features/reviews/reviews.server';
 import {
   type AdminOrderDeps,
   adminOrderCancel,
@@ -20,8 +13,15 @@ import {
   adminOrderRefund,
   adminOrderRetry,
   adminOrderStatus,
-} from '@/server/admin/order-routes.server';
-import { listOrdersForAdmin, orderForAdmin } from '@/server/admin/orders.server';
+} from '@/features/admin/order-routes.server';
+import { listOrdersForAdmin, orderForAdmin } from '@/features/admin/orders.server';
+import { quoteRates } from '@/features/checkout/checkout.server';
+import { labelJob, orderChangeEmailJob } from '@/features/checkout/fulfilment.server';
+import { recordOrder, startCheckout } from '@/features/checkout/order.server';
+import { handlePaymentEvent } from '@/features/checkout/payment-events.server';
+import { orderNumber } from '@/features/orders/orders';
+import { listOrders } from '@/features/orders/orders.server';
+import { submitReview } from '@/features/reviews/reviews.server';
 import type { CookieJar } from '@/server/auth/auth.port';
 import { createBuiltInAuth, SESSION_COOKIE } from '@/server/auth/builtin.server';
 import { asService, asShopper, type ShopperClaims } from '@/server/db/roles.server';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { adminFor, listActions, recordAction } from '@/server/admin/admin.server';
-import { createAdmin } from '@/server/admin/create-admin.server';
+import { adminFor, listActions, recordAction } from '@/features/admin/admin.server';
+import { createAdmin } from '@/features/admin/create-admin.server';
 import { createBuiltInAuth } from '@/server/auth/builtin.server';
 import { asService } from '@/server/db/roles.server';
 import { browser } from './browser';

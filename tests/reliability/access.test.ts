@@ -21,7 +21,7 @@ import {
   type TestShop,
 } from './harness';
 
-vi.mock('@/server/services.server', async (real) => ({
+vi.mock('@/app/services.server', async (real) => ({
   ...(await real<object>()),
   getServices: (await import('./test-shop')).testServices,
 }));

@@ -7,7 +7,7 @@ import { CONFIRMATION_RESENT } from '@/server/auth/auth.port';
 import { counting } from '../db/counting';
 import { apiRequest, call, signedIn, startShop, stopShop, type TestShop } from './harness';
 
-vi.mock('@/server/services.server', async (real) => ({
+vi.mock('@/app/services.server', async (real) => ({
   ...(await real<object>()),
   getServices: (await import('./test-shop')).testServices,
 }));

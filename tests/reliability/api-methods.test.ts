@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BEARER_ENDPOINTS } from '@/server/http.server';
 import { apiRequest, call, exportedMethods, ORIGIN, ROUTES, startShop, stopShop } from './harness';
 
-vi.mock('@/server/services.server', async (real) => ({
+vi.mock('@/app/services.server', async (real) => ({
   ...(await real<object>()),
   getServices: (await import('./test-shop')).testServices,
 }));

@@ -24,7 +24,7 @@ import {
 } from './harness';
 import { WEBHOOK_SECRET } from './test-shop';
 
-vi.mock('@/server/services.server', async (real) => ({
+vi.mock('@/app/services.server', async (real) => ({
   ...(await real<object>()),
   getServices: (await import('./test-shop')).testServices,
 }));

@@ -14,7 +14,7 @@ import { openPostgres } from '@/server/db/postgres.server';
 import { loadCatalogue } from '../unit/load-catalogue';
 import { ADDRESS, apiRequest, browser, call, SOAP, startShop, stopShop, type TestShop } from './harness';
 
-vi.mock('@/server/services.server', async (real) => ({
+vi.mock('@/app/services.server', async (real) => ({
   ...(await real<object>()),
   getServices: (await import('./test-shop')).testServices,
 }));

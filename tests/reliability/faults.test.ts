@@ -15,7 +15,7 @@ import { startFakeShippo } from '../mocks/shippo';
 import { startFakeStripe } from '../mocks/stripe';
 import { ADDRESS, apiRequest, type Browser, call, expectJson, purchase, SOAP, signedIn, startShop, stopShop } from './harness';
 
-vi.mock('@/server/services.server', async (real) => ({
+vi.mock('@/app/services.server', async (real) => ({
   ...(await real<object>()),
   getServices: (await import('./test-shop')).testServices,
 }));

@@ -27,7 +27,7 @@ import {
   tableDigest,
 } from './harness';
 
-vi.mock('@/server/services.server', async (real) => ({
+vi.mock('@/app/services.server', async (real) => ({
   ...(await real<object>()),
   getServices: (await import('./test-shop')).testServices,
 }));

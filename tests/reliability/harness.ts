@@ -6,7 +6,7 @@
  * the e-mail, which is recorded instead of sent (test-shop.ts).
  *
  * A test file using it must mock two modules before anything imports them (vi.mock is hoisted per file):
- *   vi.mock('@/server/services.server', async (real) => ({ ...(await real()), getServices: (await import('./test-shop')).testServices }));
+ *   vi.mock('@/app/services.server', async (real) => ({ ...(await real()), getServices: (await import('./test-shop')).testServices }));
  *   vi.mock('astro:content', async () => (await import('./test-shop')).astroContent);
  */
 import type { APIContext, MiddlewareHandler } from 'astro';

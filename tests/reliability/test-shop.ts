@@ -5,6 +5,7 @@
  * getServices and astro:content load this file while those endpoints are still loading.
  */
 
+import type { Services } from '@/app/services.server';
 import { labelJob, orderChangeEmailJob, orderEmailJob, shippedEmailJob } from '@/features/checkout/fulfilment.server';
 import { contactNoticeJob } from '@/features/contact/contact-notice.server';
 import { createBuiltInAuth } from '@/server/auth/builtin.server';
@@ -14,7 +15,6 @@ import type { MailMessage, MailPort } from '@/server/mail/mail.port';
 import { jobHandlers } from '@/server/outbox/jobs.server';
 import { processDue } from '@/server/outbox/outbox.server';
 import { createTestProcessor } from '@/server/payments/test-processor.server';
-import type { Services } from '@/server/services.server';
 import { createShipping } from '@/server/shipping/shipping.server';
 import { freshDatabase } from '../db/test-database';
 import { loadCatalogue } from '../unit/load-catalogue';

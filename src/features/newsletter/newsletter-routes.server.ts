@@ -1,9 +1,9 @@
 import { z } from 'astro/zod';
 import type { CookieJar } from '@/server/auth/auth.port';
+import { type Caller, type CallerDeps, requireCaller } from '@/server/caller.server';
 import type { Database } from '@/server/db/database.server';
 import { inSpecShape, json, problem, readJson, tooManyRequests } from '@/server/http.server';
 import { hit, type Limits } from '@/server/ratelimit.server';
-import { type Caller, type CallerDeps, requireCaller } from '@/server/shopper.server';
 import { NEWSLETTER_MESSAGES, newsletterProblem } from './newsletter';
 import { isSubscribed, subscribe } from './newsletter.server';
 

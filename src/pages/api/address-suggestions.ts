@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
+import { getServices } from '@/app/services.server';
 import { addressSuggestions } from '@/features/checkout/address-suggestions.server';
 import { clientAddress } from '@/server/http.server';
-import { getServices } from '@/server/services.server';
 
 export const prerender = false;
 

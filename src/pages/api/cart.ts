@@ -1,9 +1,9 @@
 import type { APIRoute } from 'astro';
+import { requireShopper } from '@/app/shopper.server';
 import { CART_MESSAGES } from '@/features/cart/cart.rules';
 import { cartBody, loadCart, storeCart } from '@/features/cart/cart.server';
 import { getCatalogueIndex } from '@/features/catalog/catalog.server';
 import { json, problem, readJson } from '@/server/http.server';
-import { requireShopper } from '@/server/shopper.server';
 
 export const prerender = false;
 

@@ -1,9 +1,9 @@
 import type { APIRoute } from 'astro';
+import { shopper } from '@/app/shopper.server';
 import { CONTACT_MESSAGES } from '@/features/contact/contact.rules';
 import { contactBody, saveContactMessage } from '@/features/contact/contact.server';
 import { clientAddress, json, readJson, tooManyRequests } from '@/server/http.server';
 import { hit } from '@/server/ratelimit.server';
-import { shopper } from '@/server/shopper.server';
 
 export const prerender = false;
 

@@ -1,8 +1,8 @@
 import type { APIRoute } from 'astro';
 import { z } from 'astro/zod';
+import { requireShopper } from '@/app/shopper.server';
 import { createShipment } from '@/features/checkout/fulfilment.server';
 import { json, problem, readJson } from '@/server/http.server';
-import { requireShopper } from '@/server/shopper.server';
 
 export const prerender = false;
 

@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
+import { getServices } from '@/app/services.server';
 import { newsletterStatus } from '@/features/newsletter/newsletter-routes.server';
 import { cookieJar } from '@/server/http.server';
-import { getServices } from '@/server/services.server';
 
 export const prerender = false;
 

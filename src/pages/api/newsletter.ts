@@ -1,10 +1,10 @@
 import type { APIRoute } from 'astro';
 import { z } from 'astro/zod';
+import { requireShopper, type SignedInShopper, shopper } from '@/app/shopper.server';
 import { NEWSLETTER_MESSAGES, newsletterProblem } from '@/features/newsletter/newsletter';
 import { isSubscribed, subscribe, unsubscribe } from '@/features/newsletter/newsletter.server';
 import { newsletterLimit } from '@/features/newsletter/newsletter-routes.server';
 import { json, problem, readJson } from '@/server/http.server';
-import { requireShopper, type SignedInShopper, shopper } from '@/server/shopper.server';
 
 export const prerender = false;
 

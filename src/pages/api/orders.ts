@@ -1,8 +1,8 @@
 import type { APIRoute } from 'astro';
+import { requireShopper } from '@/app/shopper.server';
 import { getCatalogueIndex } from '@/features/catalog/catalog.server';
 import { listOrders, withRefunds } from '@/features/orders/orders.server';
 import { json } from '@/server/http.server';
-import { requireShopper } from '@/server/shopper.server';
 
 export const prerender = false;
 

@@ -1,9 +1,9 @@
 import type { APIRoute } from 'astro';
+import { getServices } from '@/app/services.server';
 import { getCatalogueIndex } from '@/features/catalog/catalog.server';
 import { quoteRates, ratesBody, wireRate } from '@/features/checkout/checkout.server';
 import { clientAddress, json, problem, readJson, tooManyRequests } from '@/server/http.server';
 import { hit } from '@/server/ratelimit.server';
-import { getServices } from '@/server/services.server';
 
 export const prerender = false;
 

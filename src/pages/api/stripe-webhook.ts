@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
+import { getServices } from '@/app/services.server';
 import { handlePaymentEvent } from '@/features/checkout/payment-events.server';
 import { json, problem, readRawBody } from '@/server/http.server';
-import { getServices } from '@/server/services.server';
 
 export const prerender = false;
 

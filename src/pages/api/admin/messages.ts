@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
-import { adminDeps } from '@/server/admin/admin.server';
-import { markMessagesRoute } from '@/server/admin/messages.server';
+import { adminDeps } from '@/app/admin-request.server';
+import { markMessagesRoute } from '@/features/admin/messages.server';
 import { cookieJar } from '@/server/http.server';
 
 export const prerender = false;

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
-import { adminDeps } from '@/server/admin/admin.server';
-import { decideReviewsRoute } from '@/server/admin/reviews.server';
+import { adminDeps } from '@/app/admin-request.server';
+import { decideReviewsRoute } from '@/features/admin/reviews.server';
 import { cookieJar } from '@/server/http.server';
 
 export const prerender = false;

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
-import { adminDeps } from '@/server/admin/admin.server';
-import { subscribersCsvRoute } from '@/server/admin/subscribers.server';
+import { adminDeps } from '@/app/admin-request.server';
+import { subscribersCsvRoute } from '@/features/admin/subscribers.server';
 import { cookieJar } from '@/server/http.server';
 
 export const prerender = false;

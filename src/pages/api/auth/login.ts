@@ -1,11 +1,11 @@
 import type { APIRoute } from 'astro';
+import { getServices } from '@/app/services.server';
+import { sessionUserOf } from '@/features/admin/admin.server';
 import { AUTH_MESSAGES } from '@/lib/auth.rules';
-import { sessionUserOf } from '@/server/admin/admin.server';
 import { loginBody } from '@/server/auth/auth.schemas';
 import { signInWithLimits } from '@/server/auth/login-limits.server';
 import { activeSession } from '@/server/auth/session.server';
 import { clientAddress, cookieJar, json, problem, readJson, tooManyRequests } from '@/server/http.server';
-import { getServices } from '@/server/services.server';
 
 export const prerender = false;
 

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
+import { getServices } from '@/app/services.server';
 import { cookieJar, json } from '@/server/http.server';
-import { getServices } from '@/server/services.server';
 
 export const prerender = false;
 

@@ -1,10 +1,10 @@
 import type { APIRoute } from 'astro';
+import { getServices } from '@/app/services.server';
 import { AUTH_MESSAGES, normalizeEmail } from '@/lib/auth.rules';
 import { queueAccountMail } from '@/server/auth/account-mail.server';
 import { resetRequestBody } from '@/server/auth/auth.schemas';
 import { clientAddress, json, readJson, tooManyRequests } from '@/server/http.server';
 import { hitAll } from '@/server/ratelimit.server';
-import { getServices } from '@/server/services.server';
 
 export const prerender = false;
 

@@ -1,8 +1,9 @@
 import type { APIRoute } from 'astro';
-import { sessionUserOf } from '@/server/admin/admin.server';
+import { getServices } from '@/app/services.server';
+import { sessionUserOf } from '@/features/admin/admin.server';
+import { publicUser } from '@/features/auth/auth';
 import { activeSession } from '@/server/auth/session.server';
 import { cookieJar, json } from '@/server/http.server';
-import { getServices, publicUser } from '@/server/services.server';
 
 export const prerender = false;
 

@@ -1,9 +1,9 @@
 import type { APIRoute } from 'astro';
+import { getServices } from '@/app/services.server';
 import { AUTH_MESSAGES, normalizeEmail } from '@/lib/auth.rules';
 import { signUpBody } from '@/server/auth/auth.schemas';
 import { clientAddress, json, problem, readJson, tooManyRequests } from '@/server/http.server';
 import { hitAll } from '@/server/ratelimit.server';
-import { getServices } from '@/server/services.server';
 
 export const prerender = false;
 

@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
+import { requireShopper } from '@/app/shopper.server';
 import { checkoutPrefill } from '@/features/checkout/checkout-prefill.server';
 import { json } from '@/server/http.server';
-import { requireShopper } from '@/server/shopper.server';
 
 export const prerender = false;
 

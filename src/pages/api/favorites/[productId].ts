@@ -1,9 +1,9 @@
 import type { APIRoute } from 'astro';
+import { requireShopper } from '@/app/shopper.server';
 import { removeFavorite } from '@/features/favorites/favorites.server';
 import { LOGIN_TO_MANAGE } from '@/features/favorites/wishlist';
 import { json } from '@/server/http.server';
 import { productIdInPath } from '@/server/product-id.server';
-import { requireShopper } from '@/server/shopper.server';
 
 export const prerender = false;
 

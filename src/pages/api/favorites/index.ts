@@ -1,12 +1,12 @@
 import type { APIRoute } from 'astro';
 import { z } from 'astro/zod';
+import { requireShopper } from '@/app/shopper.server';
 import { getCatalogueIndex } from '@/features/catalog/catalog.server';
 import { ALREADY_FAVORITE, LOGIN_TO_SAVE } from '@/features/favorites/favorites';
 import { addFavorite, clearFavorites, listFavorites } from '@/features/favorites/favorites.server';
 import { LOGIN_TO_MANAGE } from '@/features/favorites/wishlist';
 import { json, problem, readJson } from '@/server/http.server';
 import { productIdValue } from '@/server/product-id.server';
-import { requireShopper } from '@/server/shopper.server';
 
 export const prerender = false;
 

@@ -1,4 +1,5 @@
 import type { APIContext, APIRoute } from 'astro';
+import { requireShopper } from '@/app/shopper.server';
 import type { CatalogueIndex } from '@/features/catalog/catalog';
 import { getCatalogueIndex } from '@/features/catalog/catalog.server';
 import { LOGIN_TO_LIKE } from '@/features/likes/likes';
@@ -6,7 +7,6 @@ import { type LikeResult, like, unlike } from '@/features/likes/likes.server';
 import type { Sql } from '@/server/db/database.server';
 import { json, problem } from '@/server/http.server';
 import { productIdInPath } from '@/server/product-id.server';
-import { requireShopper } from '@/server/shopper.server';
 
 export const prerender = false;
 

@@ -1,8 +1,8 @@
 import type { APIRoute } from 'astro';
+import { shopper } from '@/app/shopper.server';
 import { getCatalogueIndex } from '@/features/catalog/catalog.server';
 import { likesSummary } from '@/features/likes/likes.server';
 import { json } from '@/server/http.server';
-import { shopper } from '@/server/shopper.server';
 
 export const prerender = false;
 

@@ -1,9 +1,9 @@
 import type { APIRoute } from 'astro';
 import { z } from 'astro/zod';
+import { shopper } from '@/app/shopper.server';
 import { orderLinkForPayer, recordOrder } from '@/features/checkout/order.server';
 import { orderNumber } from '@/features/orders/orders';
 import { json, problem, readJson } from '@/server/http.server';
-import { shopper } from '@/server/shopper.server';
 
 export const prerender = false;
 

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
+import { getServices } from '@/app/services.server';
 import { confirmTestCard } from '@/server/payments/test-card-routes.server';
-import { getServices } from '@/server/services.server';
 
 export const prerender = false;
 

@@ -1,8 +1,8 @@
 import type { APIRoute } from 'astro';
 import { z } from 'astro/zod';
+import { requireShopper } from '@/app/shopper.server';
 import { serviceStatement } from '@/server/db/roles.server';
 import { problem } from '@/server/http.server';
-import { requireShopper } from '@/server/shopper.server';
 
 export const prerender = false;
 

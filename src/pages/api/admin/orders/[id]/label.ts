@@ -1,7 +1,8 @@
 import type { APIRoute } from 'astro';
-import { adminOrderDeps, adminOrderLabel } from '@/server/admin/order-routes.server';
+import { adminOrderDeps } from '@/app/admin-request.server';
+import { getServices } from '@/app/services.server';
+import { adminOrderLabel } from '@/features/admin/order-routes.server';
 import { cookieJar } from '@/server/http.server';
-import { getServices } from '@/server/services.server';
 
 export const prerender = false;
 

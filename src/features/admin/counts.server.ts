@@ -1,5 +1,5 @@
 import type { NavCount } from '@/features/admin/admin';
-import type { Sql } from '../db/database.server';
+import type { Sql } from '@/server/db/database.server';
 import { countMessages, countUnreadMessages } from './messages.server';
 import { countPendingReviews } from './reviews.server';
 import { countSubscribers } from './subscribers.server';

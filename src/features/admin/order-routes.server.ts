@@ -1,11 +1,10 @@
 import { z } from 'astro/zod';
 import { SETTABLE_STATUSES } from '@/features/admin/order-admin';
 import { STATUS_LABELS, type StatusKey } from '@/features/orders/orders';
-import type { CookieJar } from '../auth/auth.port';
-import { json, problem, readJson } from '../http.server';
-import type { PaymentsPort } from '../payments/payments.port';
-import type { Services } from '../services.server';
-import type { CallerDeps } from '../shopper.server';
+import type { CookieJar } from '@/server/auth/auth.port';
+import type { CallerDeps } from '@/server/caller.server';
+import { json, problem, readJson } from '@/server/http.server';
+import type { PaymentsPort } from '@/server/payments/payments.port';
 import { requireAdminOf } from './admin.server';
 import { cancelOrder, changeOrderStatus, labelPdf, type OrderActionResult, refundOrder, retryOrderJob } from './orders.server';
 
@@ -20,11 +19,6 @@ export interface AdminOrderDeps extends CallerDeps {
   payments: PaymentsPort;
   /** Runs the outbox now (after a transaction that queued or reset a job has committed). */
   nudgeOutbox: () => void;
-}
-
-export function adminOrderDeps(services: Services): AdminOrderDeps {
-  const { db, auth, payments, nudgeOutbox, config } = services;
-  return { db, auth, payments, nudgeOutbox, adminEmails: config.adminEmails };
 }
 
 const orderId = z.uuid();

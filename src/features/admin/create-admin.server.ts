@@ -1,8 +1,8 @@
 import { MIN_PASSWORD_LENGTH, normalizeEmail } from '@/lib/auth.rules';
 import { isEmail } from '@/lib/email';
-import { hashPassword } from '../auth/password.server';
-import type { Database } from '../db/database.server';
-import { asService } from '../db/roles.server';
+import { hashPassword } from '@/server/auth/password.server';
+import type { Database } from '@/server/db/database.server';
+import { asService } from '@/server/db/roles.server';
 
 export type CreateAdminResult =
   | { ok: true; outcome: 'created' | 'promoted' | 'already-admin' }

@@ -1,5 +1,5 @@
-import type { CookieJar } from '../auth/auth.port';
-import type { Sql } from '../db/database.server';
+import type { CookieJar } from '@/server/auth/auth.port';
+import type { Sql } from '@/server/db/database.server';
 import { type AdminCaller, type AdminDeps, recordAction, requireAdminOf } from './admin.server';
 import { csvRow } from './csv.server';
 import { type Cursor, isoText, type Page, toPage } from './paging.server';

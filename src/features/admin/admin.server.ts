@@ -1,11 +1,10 @@
-import type { APIContext } from 'astro';
 import type { SessionUser } from '@/features/auth/auth';
-import type { AccountUser, AuthPort, CookieJar } from '../auth/auth.port';
-import { activeSession } from '../auth/session.server';
-import type { Database, Sql } from '../db/database.server';
-import { asService, serviceStatement } from '../db/roles.server';
-import { cookieJar, problem } from '../http.server';
-import { getServices, publicUser, type Services } from '../services.server';
+import { publicUser } from '@/features/auth/auth';
+import type { AccountUser, AuthPort, CookieJar } from '@/server/auth/auth.port';
+import { activeSession } from '@/server/auth/session.server';
+import type { Database, Sql } from '@/server/db/database.server';
+import { asService, serviceStatement } from '@/server/db/roles.server';
+import { problem } from '@/server/http.server';
 
 /** A signed-in account allowed to use the admin. */
 export interface Admin {
@@ -23,22 +22,11 @@ export interface AdminCaller {
   run<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
 }
 
-/** An admin page's caller: the admin, their way to the database, and the server's services. */
-export interface AdminContext extends AdminCaller {
-  services: Services;
-}
-
 /** What deciding on an admin needs of the services (a subset, so tests can hand in their own). */
 export interface AdminDeps {
   db: Database;
   auth: AuthPort;
   adminEmails: readonly string[];
-}
-
-/** The admin deps of the running server. */
-export async function adminDeps(): Promise<AdminDeps> {
-  const { db, auth, config } = await getServices();
-  return { db, auth, adminEmails: config.adminEmails };
 }
 
 /**
@@ -75,32 +63,13 @@ export async function adminOf(deps: AdminDeps, jar: CookieJar): Promise<AdminCal
   return { admin, run: (fn) => asService(deps.db, fn) };
 }
 
-/** The caller if they are an admin, else null (a guest or a shopper): the admin then does not exist for them. */
-export async function currentAdmin(context: Pick<APIContext, 'request' | 'cookies'>): Promise<AdminContext | null> {
-  const services = await getServices();
-  const caller = await adminOf(
-    { db: services.db, auth: services.auth, adminEmails: services.config.adminEmails },
-    cookieJar(context.request, context.cookies),
-  );
-  return caller && { ...caller, services };
-}
-
 /** What a guest or shopper gets from an admin endpoint: the same 404 as a path that does not exist. */
 export function adminNotFound(): Response {
   return problem(404, 'not_found', 'Not found.');
 }
 
 /**
- * For an admin endpoint: the admin, or the 404 to return as it is. `const a = await requireAdmin(ctx); if (a instanceof
- * Response) return a;`
- */
-export async function requireAdmin(context: Pick<APIContext, 'request' | 'cookies'>): Promise<AdminContext | Response> {
-  return (await currentAdmin(context)) ?? adminNotFound();
-}
-
-/**
- * requireAdmin for an endpoint written against AdminDeps (so tests can call it with their own database and
- * accounts): the admin behind the request's cookies, or the 404 to return as it is.
+ * For an admin endpoint written against AdminDeps (so tests can call it with their own database and accounts): the admin behind the request's cookies, or the 404 to return as it is.
  */
 export async function requireAdminOf(deps: AdminDeps, jar: CookieJar): Promise<AdminCaller | Response> {
   return (await adminOf(deps, jar)) ?? adminNotFound();

@@ -1,58 +1,19 @@
-import type { APIContext } from 'astro';
-import type { CookieJar, CurrentSession } from './auth/auth.port';
+import type { AuthPort, CookieJar, CurrentSession } from './auth/auth.port';
 import { activeBearerSession, activeSession } from './auth/session.server';
-import type { Sql } from './db/database.server';
+import type { Database, Sql } from './db/database.server';
 import { asShopper } from './db/roles.server';
-import { bearerToken, cookieJar, problem } from './http.server';
-import { getServices, type Services } from './services.server';
+import { bearerToken, problem } from './http.server';
 
-export interface ShopperContext {
-  services: Services;
-  /** The signed-in shopper, or null for a guest. */
-  session: CurrentSession | null;
-  /** Runs queries as this shopper (RLS decides what they see and change). */
-  run<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
-}
-
-/** Who is asking, for an endpoint: every call by a signed-in shopper counts as activity for idle sign-out. */
-export async function shopper({ request, cookies }: Pick<APIContext, 'request' | 'cookies'>): Promise<ShopperContext> {
-  const services = await getServices();
-  const session = await activeSession(services.db, services.auth, cookieJar(request, cookies), { touch: true });
-  const claims = session?.claims ?? null;
-  return {
-    services,
-    session,
-    run: (fn) => asShopper(services.db, claims, fn),
-  };
+/** What knowing the caller needs of the services (a subset, so tests can hand in their own). */
+export interface CallerDeps {
+  db: Database;
+  auth: AuthPort;
 }
 
 /** The answer for an endpoint that needs an account; `message` is the spec's wording for that action. */
 export function signInRequired(message: string): Response {
   return problem(401, 'unauthenticated', message);
 }
-
-/** A shopper context for a request known to come from a signed-in shopper. */
-export type SignedInShopper = ShopperContext & { session: CurrentSession };
-
-function isSignedIn(me: ShopperContext): me is SignedInShopper {
-  return me.session !== null;
-}
-
-/**
- * Who is asking, for an endpoint that needs an account: the signed-in shopper, or the 401 answer to return as it is
- * (`message` is the spec's wording for that action). `const me = await requireShopper(ctx, MSG); if (me instanceof
- * Response) return me;`
- */
-export async function requireShopper(
-  context: Pick<APIContext, 'request' | 'cookies'>,
-  message: string,
-): Promise<SignedInShopper | Response> {
-  const me = await shopper(context);
-  return isSignedIn(me) ? me : signInRequired(message);
-}
-
-/** What knowing the caller needs of the services (a subset, so tests can hand in their own). */
-export type CallerDeps = Pick<Services, 'db' | 'auth'>;
 
 /** A signed-in caller of an endpoint that takes a bearer token as well as the cookie. */
 export interface Caller {

@@ -19,10 +19,10 @@ import {
 import { formatPrice } from '@/features/catalog/catalog';
 import { shippingService, shipTo } from '@/features/checkout/order-page.server';
 import { orderNumber, type ShipTo, STATUS_LABELS, type StatusKey, statusOf } from '@/features/orders/orders';
-import { jsonColumn, type Sql } from '../db/database.server';
-import { queueJob } from '../outbox/jobs.server';
-import { MAX_ATTEMPTS } from '../outbox/outbox.server';
-import { type PaymentIntentStatus, PaymentsError, type PaymentsPort, type Refund } from '../payments/payments.port';
+import { jsonColumn, type Sql } from '@/server/db/database.server';
+import { queueJob } from '@/server/outbox/jobs.server';
+import { MAX_ATTEMPTS } from '@/server/outbox/outbox.server';
+import { type PaymentIntentStatus, PaymentsError, type PaymentsPort, type Refund } from '@/server/payments/payments.port';
 import { type AdminCaller, recordAction } from './admin.server';
 import { seqOf } from './paging.server';
 

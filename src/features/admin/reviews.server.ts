@@ -7,9 +7,9 @@ import {
   type ReviewDecision,
   type ReviewState,
 } from '@/features/admin/moderation';
-import type { CookieJar } from '../auth/auth.port';
-import type { Sql } from '../db/database.server';
-import { json, problem, readJson } from '../http.server';
+import type { CookieJar } from '@/server/auth/auth.port';
+import type { Sql } from '@/server/db/database.server';
+import { json, problem, readJson } from '@/server/http.server';
 import { type Admin, type AdminDeps, recordAction, requireAdminOf } from './admin.server';
 import { type Cursor, isoText, type Page, seqOf, toPage } from './paging.server';
 

@@ -1,8 +1,8 @@
 import { z } from 'astro/zod';
 import { type InboxMessage, MAX_MESSAGES_PER_MARK, type MarkAnswer } from '@/features/admin/inbox';
-import type { CookieJar } from '../auth/auth.port';
-import type { Sql } from '../db/database.server';
-import { json, problem, readJson } from '../http.server';
+import type { CookieJar } from '@/server/auth/auth.port';
+import type { Sql } from '@/server/db/database.server';
+import { json, problem, readJson } from '@/server/http.server';
 import { type Admin, type AdminDeps, recordAction, requireAdminOf } from './admin.server';
 
 // The contact messages (issue 10): newest first, read or unread as the shop owner marks them. Anyone may still write

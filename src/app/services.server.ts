@@ -1,29 +1,28 @@
-import type { SessionUser } from '@/features/auth/auth';
 import { getProducts } from '@/features/catalog/catalog.server';
 import { syncCatalogue } from '@/features/catalog/catalog-sync.server';
 import { labelJob, orderChangeEmailJob, orderEmailJob, shippedEmailJob } from '@/features/checkout/fulfilment.server';
 import { reconcilePayments } from '@/features/checkout/payment-events.server';
 import { contactNoticeJob } from '@/features/contact/contact-notice.server';
-import type { AddressPort } from './address/address.port';
-import { createAddressSuggestions } from './address/address.server';
-import type { AccountUser, AuthPort } from './auth/auth.port';
-import { createBuiltInAuth } from './auth/builtin.server';
-import { createSupabaseAuth } from './auth/supabase.server';
-import { type Config, loadConfig } from './config.server';
-import type { Database } from './db/database.server';
-import { migrate } from './db/migrate.server';
-import { openPglite } from './db/pglite.server';
-import { openPostgres } from './db/postgres.server';
-import { startDevMailbox } from './mail/dev-mailbox.server';
-import type { MailPort } from './mail/mail.port';
-import { createSesMail } from './mail/ses.server';
-import { type JobHandlers, jobHandlers } from './outbox/jobs.server';
-import { startOutboxWorker } from './outbox/outbox.server';
-import { createPayments } from './payments/index.server';
-import type { PaymentsPort } from './payments/payments.port';
-import { pruneRateLimits } from './ratelimit.server';
-import type { ShippingPort } from './shipping/shipping.port';
-import { createShipping } from './shipping/shipping.server';
+import type { AddressPort } from '@/server/address/address.port';
+import { createAddressSuggestions } from '@/server/address/address.server';
+import type { AuthPort } from '@/server/auth/auth.port';
+import { createBuiltInAuth } from '@/server/auth/builtin.server';
+import { createSupabaseAuth } from '@/server/auth/supabase.server';
+import { type Config, loadConfig } from '@/server/config.server';
+import type { Database } from '@/server/db/database.server';
+import { migrate } from '@/server/db/migrate.server';
+import { openPglite } from '@/server/db/pglite.server';
+import { openPostgres } from '@/server/db/postgres.server';
+import { startDevMailbox } from '@/server/mail/dev-mailbox.server';
+import type { MailPort } from '@/server/mail/mail.port';
+import { createSesMail } from '@/server/mail/ses.server';
+import { type JobHandlers, jobHandlers } from '@/server/outbox/jobs.server';
+import { startOutboxWorker } from '@/server/outbox/outbox.server';
+import { createPayments } from '@/server/payments/index.server';
+import type { PaymentsPort } from '@/server/payments/payments.port';
+import { pruneRateLimits } from '@/server/ratelimit.server';
+import type { ShippingPort } from '@/server/shipping/shipping.port';
+import { createShipping } from '@/server/shipping/shipping.server';
 
 export interface Services {
   config: Config;
@@ -130,9 +129,4 @@ function stripeName(payments: Config['payments']): string {
   if (payments.kind !== 'stripe' || !payments.api) return 'Stripe';
   const { protocol, host, port } = payments.api;
   return `Stripe (API at ${protocol}://${host.includes(':') ? `[${host}]` : host}:${port}, STRIPE_API_BASE: tests and mocks only)`;
-}
-
-/** What the browser is told about the signed-in shopper. */
-export function publicUser(user: AccountUser): SessionUser {
-  return { id: user.id, email: user.email, firstName: user.firstName };
 }

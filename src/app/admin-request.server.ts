@@ -1,0 +1,51 @@
+import type { APIContext, AstroGlobal } from 'astro';
+import { type AdminCaller, type AdminDeps, adminNotFound, adminOf } from '@/features/admin/admin.server';
+import type { AdminOrderDeps } from '@/features/admin/order-routes.server';
+import { cookieJar } from '@/server/http.server';
+import { getServices, type Services } from './services.server';
+
+// The admin's requests, resolved against the running server's services: pages and endpoints under /admin start here.
+
+/** An admin page's caller: the admin, their way to the database, and the server's services. */
+export interface AdminContext extends AdminCaller {
+  services: Services;
+}
+
+/** The admin deps of the running server. */
+export async function adminDeps(): Promise<AdminDeps> {
+  const { db, auth, config } = await getServices();
+  return { db, auth, adminEmails: config.adminEmails };
+}
+
+/** The caller if they are an admin, else null (a guest or a shopper): the admin then does not exist for them. */
+export async function currentAdmin(context: Pick<APIContext, 'request' | 'cookies'>): Promise<AdminContext | null> {
+  const services = await getServices();
+  const caller = await adminOf(
+    { db: services.db, auth: services.auth, adminEmails: services.config.adminEmails },
+    cookieJar(context.request, context.cookies),
+  );
+  return caller && { ...caller, services };
+}
+
+/**
+ * For an admin endpoint: the admin, or the 404 to return as it is. `const a = await requireAdmin(ctx); if (a instanceof
+ * Response) return a;`
+ */
+export async function requireAdmin(context: Pick<APIContext, 'request' | 'cookies'>): Promise<AdminContext | Response> {
+  return (await currentAdmin(context)) ?? adminNotFound();
+}
+
+/**
+ * For an admin page (rendered on demand): the admin, or null when the caller is not one; the page then renders the
+ * site's 404 (`return Astro.rewrite('/404')`), so the admin does not exist for a guest or a shopper. The middleware
+ * marks every /admin answer private and unindexed.
+ */
+export function adminPage(astro: AstroGlobal): Promise<AdminContext | null> {
+  return currentAdmin(astro);
+}
+
+/** What the admin's order endpoints need of the running server. */
+export function adminOrderDeps(services: Services): AdminOrderDeps {
+  const { db, auth, payments, nudgeOutbox, config } = services;
+  return { db, auth, payments, nudgeOutbox, adminEmails: config.adminEmails };
+}

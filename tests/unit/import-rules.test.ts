@@ -1,0 +1,116 @@
+/**
+ * Where code goes, kept by CI (README, Project layout): imports point features → server → lib, and only the
+ * composition root (src/app), pages, layouts, components and the middleware know everything. Islands never reach
+ * server-only code, not even through a shared module.
+ *
+ * The graph is read from the source files' import specifiers (static, dynamic and re-exports); tests are left out:
+ * a test may reach across layers to check them.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(__dirname, '../..');
+const SOURCE = /\.(ts|tsx|astro|mjs)$/;
+const TEST = /\.test\.(ts|tsx)$/;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return sourceFiles(path);
+    return SOURCE.test(entry.name) && !TEST.test(entry.name) ? [path] : [];
+  });
+}
+
+const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"]+)['"]/g;
+/** `import type … from '…'` and `export type … from '…'`: erased when compiled, so nothing of them reaches a bundle. */
+const TYPE_ONLY = /\b(?:import|export)\s+type\s[^;'"]*?\bfrom\s*['"]([^'"]+)['"]/g;
+
+/** The repository path (src/…, with its extension) a specifier names, or null for a package or a virtual module. */
+function resolveSpecifier(specifier: string, from: string): string | null {
+  let base: string;
+  if (specifier.startsWith('@/')) base = `src/${specifier.slice(2)}`;
+  else if (specifier.startsWith('.')) base = relative(root, resolve(root, dirname(from), specifier));
+  else return null;
+  const candidates = [base, ...['.ts', '.tsx', '.astro', '.mjs'].map((ext) => base + ext), `${base}/index.ts`];
+  return candidates.find((path) => existsSync(join(root, path)) && SOURCE.test(path)) ?? null;
+}
+
+const files = sourceFiles('src');
+const texts = new Map(files.map((file) => [file, readFileSync(join(root, file), 'utf8')]));
+const targetsIn = (file: string, text: string) => [
+  ...new Set(
+    [...text.matchAll(SPECIFIER)].map((m) => resolveSpecifier(m[1] ?? '', file)).filter((path): path is string => path !== null),
+  ),
+];
+/** Every file each file imports, types included: the layers hold for types too. */
+const imports = new Map(files.map((file) => [file, targetsIn(file, texts.get(file) ?? '')]));
+/** What each file loads when it runs: its imports less the type-only ones. */
+const loads = new Map(files.map((file) => [file, targetsIn(file, (texts.get(file) ?? '').replace(TYPE_ONLY, ''))]));
+
+type Layer = 'lib' | 'server' | 'feature' | 'root' | 'other';
+
+/** Which layer a file is in. The composition root and the page frame may import anything. */
+function layerOf(file: string): Layer {
+  if (file.startsWith('src/lib/')) return 'lib';
+  if (file.startsWith('src/server/')) return 'server';
+  if (file.startsWith('src/features/')) return 'feature';
+  if (/^src\/(app|pages|layouts|components)\//.test(file) || file === 'src/middleware.ts') return 'root';
+  return 'other';
+}
+
+/** What each layer may import. */
+const ALLOWED: Record<Layer, readonly Layer[]> = {
+  lib: ['lib'],
+  server: ['server', 'lib'],
+  feature: ['feature', 'server', 'lib', 'root'],
+  root: ['root', 'feature', 'server', 'lib', 'other'],
+  other: ['feature', 'server', 'lib', 'other'],
+};
+
+/** A component features may use from the page frame; never the composition root or a page. */
+const FRAME = /^src\/(layouts|components)\//;
+
+const isServerOnly = (file: string) => /\.server\.(ts|tsx)$/.test(file);
+const isIsland = (file: string) => file.endsWith('.tsx') && !isServerOnly(file);
+
+describe('the import rule', () => {
+  it('reads the graph it checks', () => {
+    expect(files.length).toBeGreaterThan(200);
+    expect(imports.get('src/app/services.server.ts')).toContain('src/server/config.server.ts');
+  });
+
+  it('points features → server → lib, and only the root knows everything', () => {
+    const broken: string[] = [];
+    for (const [file, targets] of imports) {
+      const layer = layerOf(file);
+      for (const target of targets) {
+        const targetLayer = layerOf(target);
+        const allowed =
+          ALLOWED[layer].includes(targetLayer) && (layer !== 'feature' || targetLayer !== 'root' || FRAME.test(target));
+        if (!allowed) broken.push(`${file} (${layer}) → ${target} (${targetLayer})`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('keeps server-only code out of every island, directly or through what it loads', () => {
+    const reached = new Map<string, string[]>();
+    for (const island of files.filter(isIsland)) {
+      const seen = new Set<string>();
+      const stack: string[][] = [[island]];
+      while (stack.length > 0) {
+        const path = stack.pop() ?? [];
+        const file = path[path.length - 1] ?? '';
+        if (seen.has(file)) continue;
+        seen.add(file);
+        if (isServerOnly(file) || file.startsWith('src/app/')) {
+          reached.set(island, path);
+          break;
+        }
+        for (const next of loads.get(file) ?? []) stack.push([...path, next]);
+      }
+    }
+    expect([...reached.values()].map((path) => path.join(' → '))).toEqual([]);
+  });
+});
