@@ -18,21 +18,27 @@ import {
 } from '@/features/admin/order-admin';
 import { formatPrice } from '@/features/catalog/catalog';
 import { shippingService, shipTo } from '@/features/checkout/order-page.server';
-import { orderNumber, type ShipTo, STATUS_LABELS, type StatusKey, statusOf } from '@/features/orders/orders';
+import {
+  orderNumber,
+  type ShipTo,
+  STATUS_LABELS,
+  type StatusKey,
+  statusOf,
+  variantLabel,
+  webLink,
+} from '@/features/orders/orders';
+import { refundCounts, refundCountsSql, refundedCentsSql } from '@/features/orders/refunds.server';
 import { jsonColumn, type Sql } from '@/server/db/database.server';
 import { queueJob } from '@/server/outbox/jobs.server';
 import { MAX_ATTEMPTS } from '@/server/outbox/outbox.server';
 import { type PaymentIntentStatus, PaymentsError, type PaymentsPort, type Refund } from '@/server/payments/payments.port';
 import { type AdminCaller, recordAction } from './admin.server';
-import { seqOf } from './paging.server';
+import { type Cursor, isoText, type Page, seqOf, toPage } from './paging.server';
 
 // The orders part of the admin (issue 10): the list, an order's page, and what an admin may do to an order. Every
 // query runs as service_role through the admin's `run`; every change records its admin_actions row in the same
 // transaction, and only when something changed, so a double click records one action.
 
-const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
-/** A timestamptz as exact ISO text: microseconds, which a JavaScript Date would round (a cursor would then skip rows). */
-const isoText = (column: string) => `to_char(${column} at time zone 'UTC', ${ISO})`;
 const iso = (value: Date | string | null) =>
   value === null ? null : value instanceof Date ? value.toISOString() : String(value);
 
@@ -58,23 +64,6 @@ export interface AdminOrderRow {
   items: number;
 }
 
-/** Where a page ends: its last order's time and id (the list is ordered by both, newest first). */
-export interface OrderCursor {
-  at: string;
-  id: string;
-}
-
-const CURSOR_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** The cursor a page's address carries (`after=<time>_<id>`), or undefined for the first page or a malformed one. */
-export function cursorFrom(value: string | null): OrderCursor | undefined {
-  const [at = '', id = ''] = (value ?? '').split('_');
-  return CURSOR_AT.test(at) && UUID.test(id) && !Number.isNaN(Date.parse(at)) ? { at, id } : undefined;
-}
-
-export const cursorParam = (cursor: OrderCursor) => `${cursor.at}_${cursor.id}`;
-
 /**
  * One page of orders, newest first, matching the search and filters: `limit` rows, and the cursor of the next page when
  * there is one. Keyset paging reads only the rows of the page, however many orders the shop has.
@@ -88,11 +77,11 @@ export async function listOrdersForAdmin(
     timeZone = 'UTC',
   }: {
     limit: number;
-    after?: OrderCursor | undefined;
+    after?: Cursor | undefined;
     /** The zone the `from` and `to` days are in (the shop's, SHOP_TIME_ZONE). */
     timeZone?: string;
   },
-): Promise<{ rows: AdminOrderRow[]; next: OrderCursor | undefined }> {
+): Promise<Page<AdminOrderRow>> {
   const search = orderSearch(query.q);
   const rows = await tx.query<{
     id: string;
@@ -107,8 +96,7 @@ export async function listOrdersForAdmin(
   }>(
     `select o.id, ${isoText('o.created_at')} as at, o.customer_name, o.customer_email, o.user_id is null as guest,
             o.total_cents, o.status,
-            (select coalesce(sum(r.amount_cents), 0)::int from public.order_refunds r
-              where r.order_id = o.id and r.status in ('pending', 'succeeded')) as refunded_cents,
+            ${refundedCentsSql('o.id')} as refunded_cents,
             (select coalesce(sum(i.quantity), 0)::int from public.order_items i where i.order_id = o.id) as items
        from public.orders o
       where ($1::text is null or o.status in (select jsonb_array_elements_text($1::text::jsonb)))
@@ -135,7 +123,7 @@ export async function listOrdersForAdmin(
       timeZone,
     ],
   );
-  const page = rows.slice(0, limit).map((r) => ({
+  const orders = rows.map((r) => ({
     id: r.id,
     number: orderNumber(r.id),
     createdAt: r.at,
@@ -147,8 +135,7 @@ export async function listOrdersForAdmin(
     status: statusOf(r.status),
     items: r.items,
   }));
-  const last = page.at(-1);
-  return { rows: page, next: rows.length > limit && last ? { at: last.createdAt, id: last.id } : undefined };
+  return toPage(orders, limit, (order) => ({ at: order.createdAt, id: order.id }));
 }
 
 // One order ---------------------------------------------------------------------------------------------------------
@@ -183,8 +170,6 @@ export interface AdminOrderDetail {
   refundedCents: number;
   jobs: OrderJob[];
 }
-
-const webUrl = (value: string | null) => (value && /^https?:\/\//i.test(value) ? value : null);
 
 export async function orderForAdmin(tx: Sql, orderId: string): Promise<AdminOrderDetail | null> {
   const [row] = await tx.query<{
@@ -253,12 +238,12 @@ export async function orderForAdmin(tx: Sql, orderId: string): Promise<AdminOrde
     totalCents: row.total_cents,
     paymentIntentId: row.payment_intent_id,
     trackingNumber: row.tracking_number,
-    trackingUrl: webUrl(row.tracking_url),
-    label: row.has_pdf ? { kind: 'pdf' } : webUrl(row.label_url) ? { kind: 'url', url: row.label_url ?? '' } : null,
+    trackingUrl: webLink(row.tracking_url),
+    label: row.has_pdf ? { kind: 'pdf' } : webLink(row.label_url) ? { kind: 'url', url: row.label_url ?? '' } : null,
     items: jsonColumn(row.items).map((i) => ({
       name: i.product_name,
       sku: i.product_sku,
-      variant: [i.selected_color, i.selected_size].filter(Boolean).join(', ') || null,
+      variant: variantLabel(i.selected_color, i.selected_size),
       quantity: i.quantity,
       priceCents: i.price_cents,
     })),
@@ -269,9 +254,7 @@ export async function orderForAdmin(tx: Sql, orderId: string): Promise<AdminOrde
       createdAt: r.created_at,
       adminEmail: r.email,
     })),
-    refundedCents: refunds
-      .filter((r) => r.status === 'pending' || r.status === 'succeeded')
-      .reduce((sum, r) => sum + r.amount_cents, 0),
+    refundedCents: refunds.filter((r) => refundCounts(r.status)).reduce((sum, r) => sum + r.amount_cents, 0),
     jobs: await orderJobs(tx, row.id),
   };
 }
@@ -378,10 +361,9 @@ async function orderMoney(tx: Sql, orderId: string): Promise<OrderMoney | null> 
     payment_intent_id: string;
   }>(
     `select o.status, o.total_cents, o.payment_intent_id,
-            (select coalesce(sum(r.amount_cents), 0)::int from public.order_refunds r
-              where r.order_id = o.id and r.status in ('pending', 'succeeded')) as refunded_cents,
+            ${refundedCentsSql('o.id')} as refunded_cents,
             (select count(*)::int from public.order_refunds r
-              where r.order_id = o.id and r.status not in ('pending', 'succeeded')) as failed_refunds
+              where r.order_id = o.id and not ${refundCountsSql('r.status')}) as failed_refunds
        from public.orders o where o.id = $1`,
     [orderId],
   );
@@ -494,21 +476,19 @@ async function recordRefund(tx: Sql, me: AdminCaller, orderId: string, refund: R
   return Boolean(row);
 }
 
-const counts = (refund: Refund) => refund.status === 'pending' || refund.status === 'succeeded';
-
 /**
  * Records a refund the processor answered, once, with its admin action (what was refunded before and after, and the
  * refund's status: a failed one changes nothing). Returns whether this call recorded it.
  */
 async function recordRefundAction(tx: Sql, me: AdminCaller, orderId: string, refund: Refund, refundedBefore: number) {
   if (!(await recordRefund(tx, me, orderId, refund))) return false;
-  if (counts(refund)) await queueChangeMail(tx, orderId, { refundId: refund.id });
+  if (refundCounts(refund.status)) await queueChangeMail(tx, orderId, { refundId: refund.id });
   await recordAction(tx, me.admin, {
     action: 'order.refund',
     target: target(orderId),
     before: { refundedCents: refundedBefore },
     after: {
-      refundedCents: refundedBefore + (counts(refund) ? refund.amountCents : 0),
+      refundedCents: refundedBefore + (refundCounts(refund.status) ? refund.amountCents : 0),
       refundId: refund.id,
       refundStatus: refund.status,
     },
@@ -551,7 +531,7 @@ export async function refundOrder(
     return processorProblem(error);
   }
   const recorded = await me.run((tx) => recordRefundAction(tx, me, orderId, refund, before.refundedCents));
-  if (!counts(refund)) return refundFailed(refund);
+  if (!refundCounts(refund.status)) return refundFailed(refund);
   const now = (await me.run((tx) => orderMoney(tx, orderId))) ?? before;
   return answer(recorded, now, recorded ? `Refunded ${formatPrice(refund.amountCents)}.` : 'This refund was already recorded.');
 }
@@ -589,7 +569,7 @@ export async function cancelOrder(me: AdminCaller, payments: PaymentsPort, order
     } catch (error) {
       return processorProblem(error);
     }
-    if (!counts(refund)) {
+    if (!refundCounts(refund.status)) {
       // Recorded, so that asking again is a new refund (refundKey); the order is not cancelled.
       const failed = refund;
       await me.run((tx) => recordRefundAction(tx, me, orderId, failed, before.refundedCents));
@@ -614,7 +594,7 @@ export async function cancelOrder(me: AdminCaller, payments: PaymentsPort, order
       });
     } else if (recorded) {
       // The money moved though the status did not (the order changed meanwhile): that is recorded, and told, too.
-      if (refund && counts(refund)) await queueChangeMail(tx, orderId, { refundId: refund.id });
+      if (refund && refundCounts(refund.status)) await queueChangeMail(tx, orderId, { refundId: refund.id });
       await recordAction(tx, me.admin, {
         action: 'order.refund',
         target: target(orderId),

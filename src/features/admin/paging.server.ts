@@ -33,9 +33,9 @@ export function cursorFrom(url: URL): Cursor | undefined {
   return ISO.test(at) && UUID.test(id) && !Number.isNaN(Date.parse(at)) ? { at, id } : undefined;
 }
 
-/** The address of the page after `cursor`. */
-export function pageAfter(path: string, cursor: Cursor): string {
-  return `${path}?${new URLSearchParams({ at: cursor.at, id: cursor.id })}`;
+/** The address of the page after `cursor`, keeping the list's other parameters (its search and filters). */
+export function pageAfter(path: string, cursor: Cursor, keep: URLSearchParams = new URLSearchParams()): string {
+  return `${path}?${new URLSearchParams([...keep, ['at', cursor.at], ['id', cursor.id]])}`;
 }
 
 /** A page of rows and the cursor of the next one (undefined on the last page). */

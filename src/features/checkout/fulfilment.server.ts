@@ -2,7 +2,8 @@ import { type Database, jsonColumn } from '@/server/db/database.server';
 import { asService, serviceStatement } from '@/server/db/roles.server';
 import type { MailPort } from '@/server/mail/mail.port';
 import { type Address, type ShippingPort, shopParcel, WAREHOUSE } from '@/server/shipping/shipping.port';
-import { orderNumber } from '../orders/orders';
+import { orderNumber, webLink } from '../orders/orders';
+import { refundCountsSql, refundedCentsSql } from '../orders/refunds.server';
 import type { CheckoutRate } from './checkout';
 import type { OrderEmailData } from './emails/order-emails.server';
 import { shipTo } from './order-page.server';
@@ -126,7 +127,7 @@ function orderEmailData(order: OrderForJobs): OrderEmailData {
     tracking: order.tracking_number
       ? {
           number: order.tracking_number,
-          url: order.tracking_url && /^https?:\/\//.test(order.tracking_url) ? order.tracking_url : null,
+          url: webLink(order.tracking_url),
         }
       : null,
   };
@@ -198,10 +199,9 @@ export function orderChangeEmailJob(deps: { db: Database; mail: MailPort; public
     const order = await loadOrder(deps.db, orderId);
     const [money] = await serviceStatement<{ refunded_cents: number; amount_cents: number | null }>(
       deps.db,
-      `select (select coalesce(sum(amount_cents), 0)::int from public.order_refunds
-                where order_id = $1 and status in ('pending', 'succeeded')) as refunded_cents,
+      `select ${refundedCentsSql('$1::uuid')} as refunded_cents,
               (select amount_cents from public.order_refunds
-                where order_id = $1 and refund_id = $2 and status in ('pending', 'succeeded')) as amount_cents`,
+                where order_id = $1 and refund_id = $2 and ${refundCountsSql('status')}) as amount_cents`,
       [orderId, refundId ?? null],
     );
     const refundedCents = money?.refunded_cents ?? 0;

@@ -1,7 +1,8 @@
 import { tokenHash } from '@/server/auth/tokens.server';
 import { type Database, jsonColumn, type Sql } from '@/server/db/database.server';
 import { asService } from '@/server/db/roles.server';
-import type { ShipTo } from '../orders/orders';
+import { type ShipTo, variantLabel, webLink } from '../orders/orders';
+import { refundedCentsSql } from '../orders/refunds.server';
 
 /** An order as its own page shows it to whoever holds the link from the confirmation e-mail. */
 export interface OrderPage {
@@ -102,8 +103,7 @@ async function orderWhere(db: Database, where: string, param: string): Promise<O
     }>(
       `select o.id, o.created_at, o.status, o.customer_name, o.shipping_address, o.shipping_method, o.subtotal_cents,
               o.shipping_cents, o.tax_cents, o.total_cents, o.tracking_number, o.tracking_url, o.estimated_delivery,
-              (select coalesce(sum(r.amount_cents), 0)::int from public.order_refunds r
-                where r.order_id = o.id and r.status in ('pending', 'succeeded')) as refunded_cents,
+              ${refundedCentsSql('o.id')} as refunded_cents,
               coalesce((select json_agg(json_build_object('product_name', i.product_name, 'quantity', i.quantity,
                           'price_cents', i.price_cents, 'selected_color', i.selected_color, 'selected_size', i.selected_size,
                           'image', i.image) order by i.id) from public.order_items i where i.order_id = o.id), '[]'::json) as items
@@ -126,13 +126,13 @@ async function orderWhere(db: Database, where: string, param: string): Promise<O
     totalCents: row.total_cents,
     refundedCents: row.refunded_cents,
     trackingNumber: row.tracking_number,
-    trackingUrl: row.tracking_url && /^https?:\/\//.test(row.tracking_url) ? row.tracking_url : null,
+    trackingUrl: webLink(row.tracking_url),
     estimatedDelivery: iso(row.estimated_delivery)?.slice(0, 10) ?? null,
     items: jsonColumn(row.items).map((i) => ({
       name: i.product_name,
       quantity: i.quantity,
       priceCents: i.price_cents,
-      variant: [i.selected_color, i.selected_size].filter(Boolean).join(', ') || null,
+      variant: variantLabel(i.selected_color, i.selected_size),
       image: i.image,
     })),
   };

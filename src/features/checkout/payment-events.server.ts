@@ -1,6 +1,7 @@
 import type { Database } from '@/server/db/database.server';
 import { serviceStatement } from '@/server/db/roles.server';
 import { type PaymentsPort, WebhookSignatureError } from '@/server/payments/payments.port';
+import { refundCountsSql } from '../orders/refunds.server';
 import { recordOrder } from './order.server';
 
 export type WebhookResult = { status: 200; body: { received: true; duplicate?: true } } | { status: 400 | 500; message: string };
@@ -44,7 +45,7 @@ export async function handlePaymentEvent(
     const [changed] = await serviceStatement<{ order_id: string }>(
       db,
       `update public.order_refunds set status = $2
-        where refund_id = $1 and status in ('pending', 'succeeded') and status <> $2
+        where refund_id = $1 and ${refundCountsSql('status')} and status <> $2
         returning order_id::text`,
       [event.refund.id, event.refund.status],
     );

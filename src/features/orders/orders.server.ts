@@ -2,7 +2,8 @@ import type { CatalogueIndex } from '@/features/catalog/catalog';
 import type { Database, Sql } from '@/server/db/database.server';
 import { serviceStatement } from '@/server/db/roles.server';
 import { lineProblem } from '../cart/cart.rules';
-import type { Order, OrderItem } from './orders';
+import { type Order, type OrderItem, webLink } from './orders';
+import { refundCountsSql } from './refunds.server';
 
 interface OrderRow {
   id: string;
@@ -39,16 +40,6 @@ function toItem(row: OrderRow['items'][number], catalogue: CatalogueIndex): Orde
   };
 }
 
-/** Only web links become a tracking link: anything else stored (a `javascript:` URL, say) is dropped. */
-function webUrl(value: string | null): string | null {
-  if (!value) return null;
-  try {
-    return ['http:', 'https:'].includes(new URL(value).protocol) ? value : null;
-  } catch {
-    return null;
-  }
-}
-
 const isoDate = (value: Date | string | null) =>
   value === null ? null : (value instanceof Date ? value.toISOString() : String(value)).slice(0, 10);
 
@@ -71,7 +62,7 @@ export async function listOrders(tx: Sql, catalogue: CatalogueIndex): Promise<Or
     status: row.status,
     totalCents: row.total_cents,
     trackingNumber: row.tracking_number,
-    trackingUrl: webUrl(row.tracking_url),
+    trackingUrl: webLink(row.tracking_url),
     estimatedDelivery: isoDate(row.estimated_delivery),
     items: (typeof row.items === 'string' ? (JSON.parse(row.items) as OrderRow['items']) : row.items).map((i) =>
       toItem(i, catalogue),
@@ -88,7 +79,7 @@ export async function withRefunds(db: Database, orders: Order[]): Promise<Order[
   const rows = await serviceStatement<{ order_id: string; refunded_cents: number }>(
     db,
     `select order_id::text, sum(amount_cents)::int as refunded_cents from public.order_refunds
-     where order_id = any($1::uuid[]) and status in ('pending', 'succeeded') group by order_id`,
+     where order_id = any($1::uuid[]) and ${refundCountsSql('status')} group by order_id`,
     [orders.map((o) => o.id)],
   );
   const refunded = new Map(rows.map((r) => [r.order_id, r.refunded_cents]));

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { arrivesBy, DEFAULT_VIEW, type Order, type OrderItem, orderNumber, reorderLines, statusOf, viewOrders } from './orders';
+import {
+  arrivesBy,
+  DEFAULT_VIEW,
+  type Order,
+  type OrderItem,
+  orderNumber,
+  reorderLines,
+  shipToLines,
+  statusOf,
+  variantLabel,
+  viewOrders,
+  webLink,
+} from './orders';
 
 const item = (over: Partial<OrderItem> = {}): OrderItem => ({
   productId: 8,
@@ -120,5 +132,34 @@ describe('order history rules', () => {
       { productId: 8, quantity: 3, selectedColor: null, selectedSize: null },
     ]);
     expect(reorderLines({ ...past, items: [] })).toEqual([]);
+  });
+});
+
+describe('reading a stored order', () => {
+  it('follows only web links, whatever their case: a script URL or junk is no link', () => {
+    expect(webLink('https://tracking.example/1Z')).toBe('https://tracking.example/1Z');
+    expect(webLink('HTTPS://tracking.example/1Z')).toBe('HTTPS://tracking.example/1Z');
+    expect(webLink('http://carrier.example/t?n=1')).toBe('http://carrier.example/t?n=1');
+    for (const bad of ['javascript:alert(1)', 'JavaScript:alert(1)', 'data:text/html,x', '/relative', 'not a url', '', null]) {
+      expect(webLink(bad), String(bad)).toBeNull();
+    }
+  });
+
+  it('names an item’s colour and size together, or nothing', () => {
+    expect(variantLabel('powder-blue', 'M')).toBe('powder-blue, M');
+    expect(variantLabel(null, 'M')).toBe('M');
+    expect(variantLabel(null, null)).toBeNull();
+  });
+
+  it('writes an address as on a parcel, with the apartment or suite only when there is one', () => {
+    const to = { name: 'Ann Lee', street1: '5 Elm St', street2: '', city: 'Austin', state: 'TX', zip: '78701' };
+    expect(shipToLines(to)).toEqual(['Ann Lee', '5 Elm St', 'Austin, TX 78701', 'United States']);
+    expect(shipToLines({ ...to, street2: 'Apt 2' })).toEqual([
+      'Ann Lee',
+      '5 Elm St',
+      'Apt 2',
+      'Austin, TX 78701',
+      'United States',
+    ]);
   });
 });

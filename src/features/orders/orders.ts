@@ -54,6 +54,24 @@ export function shipToLines(a: ShipTo): string[] {
   return [a.name, a.street1, ...(a.street2 ? [a.street2] : []), `${a.city}, ${a.state} ${a.zip}`, 'United States'];
 }
 
+/**
+ * A stored link as one to follow, or null: only a web page (http or https, in any case) is; anything else stored (a
+ * `javascript:` URL, say) is dropped. Tracking and label links are the carrier's, so every page and e-mail checks.
+ */
+export function webLink(value: string | null): string | null {
+  if (!value) return null;
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** An item's colour and size as one label ('powder-blue, M'), or null when it has neither. */
+export function variantLabel(color: string | null | undefined, size: string | null | undefined): string | null {
+  return [color, size].filter(Boolean).join(', ') || null;
+}
+
 /** How the history names an order: 'ORD-' and the id's last 6 characters, uppercased (spec section 9). */
 export function orderNumber(id: string): string {
   return `ORD-${id.slice(-6).toUpperCase()}`;

@@ -8,7 +8,7 @@ import { Fragment } from 'react';
 import { formatPrice } from '@/features/catalog/catalog';
 import { CONTACT } from '@/lib/contact';
 import type { MailMessage } from '@/server/mail/mail.port';
-import { orderNumber, type ShipTo, shipToLines } from '../../orders/orders';
+import { orderNumber, type ShipTo, shipToLines, variantLabel } from '../../orders/orders';
 import {
   AmountRow,
   CallToAction,
@@ -63,7 +63,7 @@ export function deliveryDay(day: string): string {
 }
 
 type OrderEmailItem = OrderEmailData['items'][number];
-export const variantOf = (item: OrderEmailItem) => [item.color, item.size].filter(Boolean).join(', ');
+export const variantOf = (item: OrderEmailItem) => variantLabel(item.color, item.size) ?? '';
 /** 'powder-blue, M · Qty 2 × $45.00' under an item's name. */
 const itemDetails = (item: OrderEmailItem) =>
   [variantOf(item), `Qty ${item.quantity}${item.quantity > 1 ? ` × ${formatPrice(item.priceCents)}` : ''}`]
