@@ -14,7 +14,7 @@ import {
   adminOrderRetry,
   adminOrderStatus,
 } from '@/features/admin/order-routes.server';
-import { listOrdersForAdmin, orderForAdmin } from '@/features/admin/orders.server';
+import { listOrdersForAdmin, orderForAdmin } from '@/features/admin/order-queries.server';
 import { quoteRates } from '@/features/checkout/checkout.server';
 import { labelJob, orderChangeEmailJob } from '@/features/checkout/fulfilment.server';
 import { recordOrder, startCheckout } from '@/features/checkout/order.server';

@@ -6,7 +6,8 @@ import type { CallerDeps } from '@/server/caller.server';
 import { json, problem, readJson } from '@/server/http.server';
 import type { PaymentsPort } from '@/server/payments/payments.port';
 import { requireAdminOf } from './admin.server';
-import { cancelOrder, changeOrderStatus, labelPdf, type OrderActionResult, refundOrder, retryOrderJob } from './orders.server';
+import { cancelOrder, changeOrderStatus, type OrderActionResult, refundOrder, retryOrderJob } from './order-actions.server';
+import { labelPdf } from './order-queries.server';
 
 // The admin's order endpoints under /api/admin/orders/{id}/…, written against their dependencies so the database
 // suites call them as the routes do: a Request and the browser's cookies in, a Response out. Each starts by asking
