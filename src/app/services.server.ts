@@ -6,20 +6,18 @@ import { contactNoticeJob } from '@/features/contact/contact-notice.server';
 import type { AddressPort } from '@/server/address/address.port';
 import { createAddressSuggestions } from '@/server/address/address.server';
 import type { AuthPort } from '@/server/auth/auth.port';
-import { createBuiltInAuth } from '@/server/auth/builtin.server';
-import { createSupabaseAuth } from '@/server/auth/supabase.server';
+import { createAuth } from '@/server/auth/auth.server';
 import { type Config, loadConfig } from '@/server/config.server';
 import type { Database } from '@/server/db/database.server';
 import { migrate } from '@/server/db/migrate.server';
 import { openPglite } from '@/server/db/pglite.server';
 import { openPostgres } from '@/server/db/postgres.server';
-import { startDevMailbox } from '@/server/mail/dev-mailbox.server';
 import type { MailPort } from '@/server/mail/mail.port';
-import { createSesMail } from '@/server/mail/ses.server';
+import { createMail } from '@/server/mail/mail.server';
 import { type JobHandlers, jobHandlers } from '@/server/outbox/jobs.server';
 import { startOutboxWorker } from '@/server/outbox/outbox.server';
-import { createPayments } from '@/server/payments/index.server';
 import type { PaymentsPort } from '@/server/payments/payments.port';
+import { createPayments } from '@/server/payments/payments.server';
 import { pruneRateLimits } from '@/server/ratelimit.server';
 import type { ShippingPort } from '@/server/shipping/shipping.port';
 import { createShipping } from '@/server/shipping/shipping.server';
@@ -57,22 +55,7 @@ async function start(): Promise<Services> {
   await migrate(db);
   await syncCatalogue(db, await getProducts());
 
-  let mail: MailPort;
-  let devMailbox: string | null = null;
-  if (config.mail.kind === 'ses') {
-    const { region, from, accessKeyId, secretAccessKey } = config.mail;
-    mail = createSesMail({ region, from, credentials: { accessKeyId, secretAccessKey } });
-  } else {
-    // The embedded default: a local SES-compatible mailbox, reached through the same SES adapter as production.
-    const box = await startDevMailbox({ port: config.mail.port });
-    devMailbox = box.endpoint;
-    mail = createSesMail({
-      region: 'us-east-1',
-      from: config.mail.from,
-      endpoint: box.endpoint,
-      credentials: { accessKeyId: 'dev', secretAccessKey: 'dev' },
-    });
-  }
+  const { mail, devMailbox } = await createMail(config.mail);
   const shipping = createShipping(config.shipping);
   const payments = createPayments(config.payments, db);
   const address = createAddressSuggestions(config.address);
@@ -81,12 +64,7 @@ async function start(): Promise<Services> {
   const secureCookies = config.publicOrigin.startsWith('https:');
   // Accounts wake the outbox worker when they queue mail; the worker, started below, runs their password-reset jobs.
   let nudgeOutbox = () => {};
-  const auth =
-    config.auth.kind === 'supabase'
-      ? createSupabaseAuth({ url: config.auth.url, anonKey: config.auth.anonKey, secureCookies })
-      : // Sessions are kept in memory: exact on the embedded database, which only this process writes, and on
-        // PostgreSQL while its notifications of other servers' writes arrive (session-cache.server.ts).
-        createBuiltInAuth({ db, secureCookies, onMailQueued: () => nudgeOutbox(), cacheSessions: true });
+  const auth = createAuth(config.auth, { db, secureCookies, onMailQueued: () => nudgeOutbox() });
   const worker = startOutboxWorker(
     db,
     jobHandlers({

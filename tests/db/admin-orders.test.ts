@@ -15,7 +15,7 @@ import {
   adminOrderStatus,
 } from '@/features/admin/order-routes.server';
 import { listOrdersForAdmin, orderForAdmin } from '@/features/admin/order-queries.server';
-import { quoteRates } from '@/features/checkout/checkout.server';
+import { quoteRates } from '@/features/checkout/rates.server';
 import { labelJob, orderChangeEmailJob } from '@/features/checkout/fulfilment.server';
 import { recordOrder, startCheckout } from '@/features/checkout/order.server';
 import { handlePaymentEvent } from '@/features/checkout/payment-events.server';

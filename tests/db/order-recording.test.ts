@@ -5,7 +5,7 @@
  * e-mail jobs come out.
  */
 import { describe, expect, it } from 'vitest';
-import { quoteRates } from '@/features/checkout/checkout.server';
+import { quoteRates } from '@/features/checkout/rates.server';
 import { checkoutPrefill } from '@/features/checkout/checkout-prefill.server';
 import { createShipment, labelJob, orderEmailJob } from '@/features/checkout/fulfilment.server';
 import { CHECKOUT_PROBLEMS, recordOrder, startCheckout } from '@/features/checkout/order.server';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FALLBACK_RATE_ID } from '@/features/checkout/checkout';
-import { chosenRate, parcelFor, quoteRates } from '@/features/checkout/checkout.server';
+import { chosenRate, parcelFor, quoteRates } from '@/features/checkout/rates.server';
 import { asService } from '@/server/db/roles.server';
 import { createRateTableShipping } from '@/server/shipping/rate-table.server';
 import type { Address, ShippingPort } from '@/server/shipping/shipping.port';

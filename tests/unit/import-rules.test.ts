@@ -113,4 +113,38 @@ describe('the import rule', () => {
     }
     expect([...reached.values()].map((path) => path.join(' → '))).toEqual([]);
   });
+
+  it('has no import cycles: a module never loads itself back through what it loads', () => {
+    // Tarjan's strongly connected components over the runtime graph: any component of two or more files is a cycle.
+    const index = new Map<string, number>();
+    const low = new Map<string, number>();
+    const stack: string[] = [];
+    const onStack = new Set<string>();
+    const cycles: string[][] = [];
+    const visit = (file: string) => {
+      index.set(file, index.size);
+      low.set(file, index.get(file) ?? 0);
+      stack.push(file);
+      onStack.add(file);
+      for (const next of loads.get(file) ?? []) {
+        if (!index.has(next)) {
+          visit(next);
+          low.set(file, Math.min(low.get(file) ?? 0, low.get(next) ?? 0));
+        } else if (onStack.has(next)) low.set(file, Math.min(low.get(file) ?? 0, index.get(next) ?? 0));
+      }
+      if (low.get(file) !== index.get(file)) return;
+      const component: string[] = [];
+      let member: string | undefined;
+      do {
+        member = stack.pop();
+        if (member) {
+          onStack.delete(member);
+          component.push(member);
+        }
+      } while (member && member !== file);
+      if (component.length > 1) cycles.push(component.sort());
+    };
+    for (const file of files) if (!index.has(file)) visit(file);
+    expect(cycles).toEqual([]);
+  });
 });

@@ -8,7 +8,15 @@ import { subtotal } from '../cart/cart.rules';
 import { formatPrice } from '../catalog/catalog';
 import CheckoutAddress from './CheckoutAddress';
 import CheckoutPayment from './CheckoutPayment';
-import { type AddressFields, CHECKOUT_MESSAGES, type CheckoutRate, EMPTY_ADDRESS, fallbackRate } from './checkout';
+import {
+  type AddressFields,
+  CHECKOUT_MESSAGES,
+  type CheckoutRate,
+  EMPTY_ADDRESS,
+  fallbackRate,
+  wireAddress,
+  wireLines,
+} from './checkout';
 
 export type CheckoutStage = 'address' | 'payment';
 
@@ -32,22 +40,6 @@ type Rates =
   | { status: 'ready'; rates: CheckoutRate[] }
   | { status: 'empty' }
   | { status: 'failed'; message: string; rates: CheckoutRate[] };
-
-/** The body the server prices: product ids, quantities and variants only; never a price. */
-export const wireLines = (lines: readonly CartLine[]) =>
-  lines.map(({ productId, quantity, selectedColor, selectedSize }) => ({ productId, quantity, selectedColor, selectedSize }));
-
-/** The address in the shape the server's endpoints take (the spec's toAddress). */
-export const wireAddress = (a: AddressFields) => ({
-  name: a.name.trim(),
-  email: a.email.trim(),
-  street1: a.address.trim(),
-  ...(a.address2.trim() ? { street2: a.address2.trim() } : {}),
-  city: a.city.trim(),
-  state: a.state,
-  zip: a.zipCode.trim(),
-  country: 'US' as const,
-});
 
 const days = (rate: CheckoutRate) =>
   rate.estimatedDays === null ? '' : ` · ${rate.estimatedDays} business day${rate.estimatedDays === 1 ? '' : 's'}`;

@@ -3,9 +3,8 @@ import { api } from '@/lib/api';
 import { $cart } from '../cart/cart.store';
 import { notifyOnNextPage } from '../toasts/next-page-toast';
 import { notify } from '../toasts/toast.store';
-import type { wireAddress, wireLines } from './Checkout';
 import type { CardResult, PaymentsClient } from './card-form';
-import { CHECKOUT_MESSAGES, ORDER_RELOAD_MS, ORDER_TOAST_MS } from './checkout';
+import { CHECKOUT_MESSAGES, ORDER_RELOAD_MS, ORDER_TOAST_MS, type wireAddress, type wireLines } from './checkout';
 import { $placedOrder, PLACED_MESSAGES } from './placed-order.store';
 import TestCardForm from './TestCardForm';
 

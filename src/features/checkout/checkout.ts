@@ -5,6 +5,7 @@ import { isEmail } from '@/lib/email';
 import { fallbackShippingCents } from '@/lib/pricing';
 import { isUsStateCode } from '@/lib/us-states';
 import { zipStateProblem } from '@/lib/zip-codes';
+import type { CartLine } from '../cart/cart';
 
 /** The address stage's fields, named as the spec names them. The country is fixed to US. */
 export interface AddressFields {
@@ -96,6 +97,22 @@ export function addressErrors(fields: AddressFields): Partial<Record<keyof Addre
 export function toastOrderId(orderId: string): string {
   return orderId.slice(0, 8);
 }
+
+/** The body the server prices: product ids, quantities and variants only; never a price. */
+export const wireLines = (lines: readonly CartLine[]) =>
+  lines.map(({ productId, quantity, selectedColor, selectedSize }) => ({ productId, quantity, selectedColor, selectedSize }));
+
+/** The address in the shape the server's endpoints take (the spec's toAddress). */
+export const wireAddress = (a: AddressFields) => ({
+  name: a.name.trim(),
+  email: a.email.trim(),
+  street1: a.address.trim(),
+  ...(a.address2.trim() ? { street2: a.address2.trim() } : {}),
+  city: a.city.trim(),
+  state: a.state,
+  zip: a.zipCode.trim(),
+  country: 'US' as const,
+});
 
 /** The id of the fallback rate: the server prices it itself (spec section 9), so it needs no quote. */
 export const FALLBACK_RATE_ID = 'fallback-standard';

@@ -16,7 +16,7 @@ import { type Address, addressWithEmailSchema } from '@/server/shipping/shipping
 import { cartId } from '../cart/cart';
 import { cartProblem } from '../cart/cart.rules';
 import type { CheckoutRate } from './checkout';
-import { checkoutLines, chosenRate, parcelFor } from './checkout.server';
+import { checkoutLines, chosenRate, parcelFor } from './rates.server';
 
 /** The body of POST /api/create-payment-intent. An `amount` the browser sends is ignored: the server prices the cart. */
 export const paymentIntentBody = z.object({

@@ -1,8 +1,8 @@
 import { type SubmitEvent, useState } from 'react';
 import { api } from '@/lib/api';
 import { notify } from '../toasts/toast.store';
-import { MAX_REVIEW_LENGTH, REVIEW_MESSAGES, reviewLength, reviewProblem } from './review-rules';
 import type { ReviewView } from './reviews';
+import { MAX_REVIEW_LENGTH, REVIEW_MESSAGES, reviewLength, reviewProblem } from './reviews.rules';
 
 export interface ReviewFormProps {
   productId: number;

@@ -13,11 +13,11 @@ interface Props {
   reviews: ReviewView[];
 }
 
-type Parts = typeof import('./ReviewParts');
+type Parts = typeof import('./reviews.lazy');
 
 /**
  * The reviews island: shows the shopper reviews the caller may see (reviews.store.ts) and the review form or, to a guest,
- * 'Login to leave a review'. The list and the form are loaded on first use (see ReviewParts), which keeps this small.
+ * 'Login to leave a review'. The list and the form are loaded on first use (reviews.lazy.ts), which keeps this small.
  */
 export default function Reviews({ productId, reviews }: Props) {
   const user = useUser();
@@ -27,7 +27,7 @@ export default function Reviews({ productId, reviews }: Props) {
   const needParts = Boolean(user || shopper?.reviews.length);
 
   useEffect(() => {
-    if (needParts && !parts) import('./ReviewParts').then(setParts);
+    if (needParts && !parts) import('./reviews.lazy').then(setParts);
   }, [needParts, parts]);
 
   return (

@@ -1,8 +1,8 @@
 import { type CatalogueIndex, maskEmail } from '@/features/catalog/catalog';
 import type { Sql } from '@/server/db/database.server';
 import { LOGIN_TO_REVIEW } from './login-message';
-import { REVIEW_MESSAGES as FORM_MESSAGES, reviewProblem } from './review-rules';
 import type { ReviewView, ShopperReviews } from './reviews';
+import { REVIEW_MESSAGES as FORM_MESSAGES, reviewProblem } from './reviews.rules';
 
 /** How many shopper reviews a list answer carries, newest first (the totals still count every approved one). */
 export const REVIEW_PAGE_SIZE = 100;

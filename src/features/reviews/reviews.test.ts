@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { aggregateRating, withAggregateRating } from '../catalog/jsonld';
 import { starCount } from '../catalog/rating';
-import { MAX_REVIEW_LENGTH, REVIEW_MESSAGES, reviewLength, reviewProblem } from './review-rules';
 import { mergeReviews, type ReviewView, reviewCount, reviewSummary } from './reviews';
+import { MAX_REVIEW_LENGTH, REVIEW_MESSAGES, reviewLength, reviewProblem } from './reviews.rules';
 import { displayAuthor, reviewRefusal, REVIEW_MESSAGES as SERVER_MESSAGES } from './reviews.server';
 
 const review = (id: string, date: string, rating = 5, pending = false): ReviewView => ({
