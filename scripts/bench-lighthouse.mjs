@@ -1,4 +1,4 @@
-// The browser benchmark of issue 12, on the production build served by scripts/serve.mjs (a fresh embedded database):
+// The browser benchmark, on the production build served by scripts/serve.mjs (a fresh embedded database):
 // 1. Lighthouse on every page (mobile defaults: simulated slow 4G, 4× CPU slowdown), median of BENCH_RUNS (3) runs:
 //    the guest pages, the signed-in shopper's, and the admin's (the session cookie is set in the browser first);
 //    plus the JavaScript each page loads (gzip) and, as a same-run baseline, a bare static page with no CSS, JS or
@@ -308,7 +308,7 @@ async function checkoutFlow() {
       await page.locator(`${address} ::-p-aria([name="Continue"][role="button"])`).click();
       await page.locator('::-p-aria([name="Card number"][role="textbox"])').wait();
     });
-    // The shop reloads the page 2 s after an order (spec section 9): the snapshot of the order placed needs it to stay,
+    // The shop reloads the page 2 s after an order (product spec): the snapshot of the order placed needs it to stay,
     // so the bench declines that one reload (a beforeunload prompt, dismissed).
     await page.evaluate(() => addEventListener('beforeunload', (e) => e.preventDefault()));
     // A dialog still open as the flow's page closes cannot be dismissed any more: nothing is left to do then.

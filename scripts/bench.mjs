@@ -1,4 +1,4 @@
-// The whole benchmark (issue 12), each part writing its own section of docs/performance.md:
+// The whole benchmark, each part writing its own section of docs/performance.md:
 // 1. Lighthouse on every page, the checkout stages and the admin, and interaction latency on a phone profile
 //    (scripts/bench-lighthouse.mjs, which also builds the shop);
 // 2. cold start: from starting the built shop (`npm start` on a built tree) to its first page, on a fresh embedded

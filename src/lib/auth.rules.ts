@@ -28,7 +28,7 @@ export interface SignUpFields {
   confirmPassword: string;
 }
 
-/** The first problem with a sign-up form, or null (spec section 5: all five fields required, passwords must match). */
+/** The first problem with a sign-up form, or null (product spec: all five fields required, passwords must match). */
 export function signUpProblem(f: SignUpFields): string | null {
   if (![f.firstName, f.lastName, f.email, f.password, f.confirmPassword].every((v) => v.trim() !== ''))
     return AUTH_MESSAGES.fillAll;
@@ -38,7 +38,7 @@ export function signUpProblem(f: SignUpFields): string | null {
   return null;
 }
 
-/** The first problem with a login form, or null (spec section 5: e-mail and password required). */
+/** The first problem with a login form, or null (product spec: e-mail and password required). */
 export function loginProblem(email: string, password: string): string | null {
   return email.trim() === '' || password === '' ? AUTH_MESSAGES.loginRequired : null;
 }

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { estimatedShippingCents, fallbackShippingCents, orderTotals, parcelWeightLb, shippingCents, taxCents } from './pricing';
 
-describe('pricing (spec section 9)', () => {
+describe('pricing (product spec)', () => {
   it('charges 8.9% tax on the subtotal, rounded to the cent', () => {
     expect(taxCents(10_000)).toBe(890);
     expect(taxCents(4_500)).toBe(401); // 400.5 → 401

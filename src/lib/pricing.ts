@@ -1,4 +1,4 @@
-// What an order costs, by the spec's rules (section 9), in integer cents. The server computes every amount with these
+// What an order costs, by the spec's rules, in integer cents. The server computes every amount with these
 // functions from the catalogue; the browser uses the same ones only to show the shopper what the server will charge.
 
 /** What a parcel's weight needs of a line; the cart's lines (and later an order's) fit it without this module knowing them. */

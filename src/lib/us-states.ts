@@ -1,4 +1,4 @@
-// The 50 US states the address form offers and the server accepts (spec section 5: "The state is chosen from the
+// The 50 US states the address form offers and the server accepts (product spec: "The state is chosen from the
 // 50 US states"). Plain data with no imports, so the address island and the server share one list.
 
 /** The 50 US states, by USPS code, in alphabetical order of name (the order the address form lists them). */

@@ -1,6 +1,6 @@
 // Which state a ZIP code is in. The first three digits of a ZIP code (its sectional centre) belong to one state, so a
 // small table is enough to refuse an address whose ZIP code is outside its state: shipping is priced by the state
-// (spec section 9), and a label for "Beverly Hills, GA 90210" goes nowhere. Plain data, so the address island and the
+// (product spec), and a label for "Beverly Hills, GA 90210" goes nowhere. Plain data, so the address island and the
 // server's schema share it.
 
 import { US_STATES, type UsStateCode } from './us-states';

@@ -227,7 +227,7 @@ export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTION
 const SIGNED_WEBHOOKS = new Set(['/api/stripe-webhook']);
 /**
  * Endpoints that clients other than our pages may call with `Authorization: Bearer <token>` (the spec's newsletter
- * calls, section 7). Exact paths: any other spelling gets the Origin check.
+ * calls). Exact paths: any other spelling gets the Origin check.
  */
 export const BEARER_ENDPOINTS: ReadonlySet<string> = new Set(['/api/newsletter-status', '/api/newsletter-subscribe']);
 

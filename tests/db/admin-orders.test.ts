@@ -1,11 +1,12 @@
 /**
- * The admin's order endpoints (issue 10) as their routes run them: a Request and a browser's cookies in, a Response
+ * The admin's order endpoints as their routes run them: a Request and a browser's cookies in, a Response
  * out, on a real database (PGlite, or PostgreSQL with TEST_DATABASE_URL, where concurrent requests really overlap),
  * with orders bought through the checkout and paid with the test processor. Only an admin gets anything but 404;
  * every change records one admin action; ten simultaneous clicks change an order once.
  */
 import { describe, expect, it } from 'vitest';
 import { NEXT_STATUSES } from '@/features/admin/order-admin';
+import { listOrdersForAdmin, orderForAdmin } from '@/features/admin/order-queries.server';
 import {
   type AdminOrderDeps,
   adminOrderCancel,
@@ -14,11 +15,10 @@ import {
   adminOrderRetry,
   adminOrderStatus,
 } from '@/features/admin/order-routes.server';
-import { listOrdersForAdmin, orderForAdmin } from '@/features/admin/order-queries.server';
-import { quoteRates } from '@/features/checkout/rates.server';
 import { labelJob, orderChangeEmailJob } from '@/features/checkout/fulfilment.server';
 import { recordOrder, startCheckout } from '@/features/checkout/order.server';
 import { handlePaymentEvent } from '@/features/checkout/payment-events.server';
+import { quoteRates } from '@/features/checkout/rates.server';
 import { orderNumber } from '@/features/orders/orders';
 import { listOrders } from '@/features/orders/orders.server';
 import { submitReview } from '@/features/reviews/reviews.server';

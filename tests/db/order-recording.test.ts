@@ -5,12 +5,12 @@
  * e-mail jobs come out.
  */
 import { describe, expect, it } from 'vitest';
-import { quoteRates } from '@/features/checkout/rates.server';
 import { checkoutPrefill } from '@/features/checkout/checkout-prefill.server';
 import { createShipment, labelJob, orderEmailJob } from '@/features/checkout/fulfilment.server';
 import { CHECKOUT_PROBLEMS, recordOrder, startCheckout } from '@/features/checkout/order.server';
 import { orderByToken, orderOfShopper } from '@/features/checkout/order-page.server';
 import { handlePaymentEvent, reconcilePayments } from '@/features/checkout/payment-events.server';
+import { quoteRates } from '@/features/checkout/rates.server';
 import { orderNumber } from '@/features/orders/orders';
 import { asShopper, type ShopperClaims } from '@/server/db/roles.server';
 import type { MailMessage } from '@/server/mail/mail.port';

@@ -513,7 +513,7 @@ const matrix = {
     update: { set: [`pdf = '\\x01'::bytea`], expect: serverOnly.update },
     delete: serverOnly.delete,
   }),
-  // Refunds an admin made (issue 10): the payments adapter's answers, written and read only by the admin's paths.
+  // Refunds an admin made: the payments adapter's answers, written and read only by the admin's paths.
   order_access_tokens: policy({
     key: 'token_hash',
     dependsOn: ['orders', 'order_items', 'order_labels'],

@@ -9,7 +9,7 @@ import { buy } from './purchase';
 import { signedInShopper } from './session';
 import { message, openSignedIn } from './social';
 
-// The shop owner's orders (issue 10), through the built server on the embedded defaults: a shopper buys through the
+// The shop owner's orders, through the built server on the embedded defaults: a shopper buys through the
 // checkout's own endpoints, an admin in a browser of their own finds the order and changes it, and the shopper's
 // history shows what the admin did, in the spec's colours.
 

@@ -101,7 +101,7 @@ test.describe('cart', () => {
     await expect(drawer.getByTestId('cart-subtotal')).toHaveText('$245.00');
     await expect(drawer.getByTestId('cart-shipping')).toHaveText('$35.00'); // 6.5 lb: up to 10 lb
 
-    // Decreasing to 0 removes the line (spec section 5); focus stays in the drawer.
+    // Decreasing to 0 removes the line (product spec); focus stays in the drawer.
     const fewer = drawer.getByRole('button', { name: 'Decrease quantity of Turmeric Face Soap' });
     await fewer.click();
     await fewer.click();

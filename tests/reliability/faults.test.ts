@@ -95,7 +95,7 @@ describe('Shippo answering 500 or not at all', () => {
       call(apiRequest('POST', '/api/create-payment-intent', { lines: [SOAP], address: ADDRESS, rateId: FALLBACK_RATE_ID })),
       200,
     );
-    // Texas is not near the Georgia warehouse: $15 base plus $3 a whole pound (spec section 9).
+    // Texas is not near the Georgia warehouse: $15 base plus $3 a whole pound (product spec).
     expect(opened.totals.shippingCents).toBeGreaterThanOrEqual(1_500);
     // And Shippo answers again on the next ask.
     expect((await rates()).status).toBe(200);

@@ -14,7 +14,7 @@ const byId = (id: number) => {
   return p;
 };
 
-describe('the catalogue (spec section 1)', () => {
+describe('the catalogue (product spec)', () => {
   it('has nine products with ids 1 to 9 in the order the spec lists them', () => {
     expect(products.map((p) => p.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });

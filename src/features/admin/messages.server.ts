@@ -5,7 +5,7 @@ import type { Sql } from '@/server/db/database.server';
 import { json, problem, readJson } from '@/server/http.server';
 import { type Admin, type AdminDeps, recordAction, requireAdminOf } from './admin.server';
 
-// The contact messages (issue 10): newest first, read or unread as the shop owner marks them. Anyone may still write
+// The contact messages: newest first, read or unread as the shop owner marks them. Anyone may still write
 // one; only the server, as service_role, reads them (tests/db/rls.test.ts).
 
 /** How many messages there are, and how many are unread. */

@@ -34,7 +34,7 @@ describe('order status changes', () => {
     expect(transitionProblem('shipped', 'shipped')).toBe('The order is already Shipped.');
   });
 
-  it('filter every stored spelling of a status (spec section 4)', () => {
+  it('filter every stored spelling of a status (product spec)', () => {
     expect(storedSpellings('processing')).toEqual(['processing', 'pending']);
     expect(storedSpellings('shipped')).toEqual(['shipped', 'shipping']);
     expect(storedSpellings('delivered')).toEqual(['delivered', 'completed']);

@@ -13,7 +13,7 @@ import { json, problem, readJson } from '@/server/http.server';
 import { type Admin, type AdminDeps, recordAction, requireAdminOf } from './admin.server';
 import { type Cursor, isoText, type Page, seqOf, toPage } from './paging.server';
 
-// Review moderation (issue 10). A review is pending (neither flag), approved (`is_approved`: everyone sees it and it
+// Review moderation. A review is pending (neither flag), approved (`is_approved`: everyone sees it and it
 // counts in the product's rating) or rejected (`rejected_at`: nobody sees it, its author included). Decisions run as
 // service_role; shoppers still cannot change a review at all (RLS and column grants, tests/db/rls.test.ts).
 

@@ -4,7 +4,7 @@ import { type AdminCaller, type AdminDeps, recordAction, requireAdminOf } from '
 import { csvRow } from './csv.server';
 import { type Cursor, isoText, type Page, toPage } from './paging.server';
 
-// The newsletter list (issue 10): counts, pages, and a CSV export. Shoppers subscribe and unsubscribe only themselves
+// The newsletter list: counts, pages, and a CSV export. Shoppers subscribe and unsubscribe only themselves
 // (RLS); the admin reads everyone's as service_role.
 
 /** A subscriber as the admin sees them. */

@@ -7,7 +7,7 @@ import { notify } from '../toasts/toast.store';
 import type { UserAnswer } from './auth';
 import { $authModal, $user } from './auth.store';
 
-/** Spec section 8: a login failure toast shows for 1 s. */
+/** Product spec: a login failure toast shows for 1 s. */
 const LOGIN_ERROR_TOAST_MS = 1000;
 
 type Pane = 'login' | 'signup' | 'forgot';

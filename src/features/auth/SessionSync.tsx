@@ -8,7 +8,7 @@ import type { UserAnswer } from './auth';
 import { $authModal, $user } from './auth.store';
 import { clearPrivateState, knownUser } from './session.client';
 
-/** Spec section 6 and 9: session re-checked every 3 minutes, idle sign-out after 15 minutes. */
+/** Product spec: session re-checked every 3 minutes, idle sign-out after 15 minutes. */
 export const SESSION_CHECK_MS = 3 * 60 * 1000;
 export const IDLE_SIGN_OUT_MS = 15 * 60 * 1000;
 /** Activity is reported to the server at most this often, so the server's idle clock follows the shopper. */

@@ -9,7 +9,7 @@ const good = {
   confirmPassword: 'analytical1',
 };
 
-describe('sign-up rules (spec section 5)', () => {
+describe('sign-up rules (product spec)', () => {
   it('require all five fields', () => {
     for (const key of Object.keys(good) as (keyof typeof good)[]) {
       expect(signUpProblem({ ...good, [key]: '  ' }), key).toBe('Please fill in all fields.');

@@ -13,7 +13,7 @@ import { $cart } from './cart.store';
 const Checkout = lazy(() => import('../checkout/Checkout'));
 
 type Stage = 'cart' | CheckoutStage;
-/** Where the back arrow leads from each stage (spec section 4: payment → address → cart). */
+/** Where the back arrow leads from each stage (product spec: payment → address → cart). */
 const PREVIOUS: Record<CheckoutStage, Stage> = { address: 'cart', payment: 'address' };
 
 export interface CartDrawerProps {

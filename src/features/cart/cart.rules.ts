@@ -13,7 +13,7 @@ import {
   MAX_QUANTITY_MESSAGE,
 } from './cart';
 
-/** The pause after the last change before a signed-in shopper's cart is saved (spec section 9: 'Cart save pause 1 s'). */
+/** The pause after the last change before a signed-in shopper's cart is saved (product spec: 'Cart save pause 1 s'). */
 export const CART_SAVE_PAUSE_MS = 1000;
 
 export const CART_MESSAGES = {
@@ -27,7 +27,7 @@ export const CART_MESSAGES = {
   outOfStock: (name: string) => `${name} is out of stock.`,
 } as const;
 
-/** Sets one line's quantity (at most MAX_QUANTITY); 0 or less removes the line (spec section 5). */
+/** Sets one line's quantity (at most MAX_QUANTITY); 0 or less removes the line (product spec). */
 export function setQuantity(lines: readonly CartLine[], id: string, quantity: number): CartLine[] {
   if (quantity <= 0) return removeLine(lines, id);
   return lines.map((l) => (l.cartId === id ? { ...l, quantity: clamp(quantity) } : l));

@@ -36,14 +36,14 @@ export function addToCart(line: CartLineInput): number {
   return added;
 }
 
-/** Forgets the cart in this browser, local storage included (sign-out: spec section 4). */
+/** Forgets the cart in this browser, local storage included (sign-out, as the product spec says). */
 export function clearCart(): void {
   $cart.set([]);
   $cartOwner.set(undefined);
   $cartSaved.set(undefined);
 }
 
-// Signing out (or finding the session ended) empties the cart in this browser: spec section 4. A page signed out
+// Signing out (or finding the session ended) empties the cart in this browser, as the product spec says. A page signed out
 // before this store loaded still shows no stale cart: cart.sync.ts clears it once the server answers 401.
 $user.listen((user) => {
   if (!user) clearCart();

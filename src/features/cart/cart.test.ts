@@ -72,7 +72,7 @@ describe('cart arithmetic', () => {
     expect(itemCount([soap, blueM])).toBe(3);
   });
 
-  it('sets a quantity, capped at the maximum; decreasing to 0 removes the line (spec section 5)', () => {
+  it('sets a quantity, capped at the maximum; decreasing to 0 removes the line (product spec)', () => {
     expect(setQuantity([soap, blueM], soap.cartId, 4)).toEqual([{ ...soap, quantity: 4 }, blueM]);
     expect(setQuantity([soap, blueM], soap.cartId, 9)).toEqual([{ ...soap, quantity: 5 }, blueM]);
     expect(setQuantity([soap, blueM], blueM.cartId, 0)).toEqual([soap]);

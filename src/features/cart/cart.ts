@@ -44,7 +44,7 @@ export interface CartProduct extends CartRulesProduct {
   weight: number;
 }
 
-/** Quantities the product page offers (spec section 9). */
+/** Quantities the product page offers (product spec). */
 export const QUANTITY_CHOICES = [1, 2, 3, 4, 5] as const;
 
 /** The most of one line a cart holds: the product page's largest quantity, so a line never outgrows what it offers. */

@@ -1,6 +1,6 @@
 // Catalogue constants the islands need. Kept apart from the zod schema so no island bundles zod.
 
-/** The main categories, in the order the home page's chips show them (spec section 1). */
+/** The main categories, in the order the home page's chips show them (product spec). */
 export const MAIN_CATEGORIES = ['skincare', 'haircare', 'scrub set', 'medical supplies', 'accessories'] as const;
 export type MainCategory = (typeof MAIN_CATEGORIES)[number];
 

@@ -76,7 +76,7 @@ export default function Checkout({ stage, onStage, lines, catalogue }: CheckoutP
         estimatedDays: r.estimated_days,
       }));
       setRates(list.length === 0 ? { status: 'empty' } : { status: 'ready', rates: list });
-      // The first rate is preselected (spec section 9).
+      // The first rate is preselected (product spec).
       setRateId(list[0]?.id ?? null);
     },
     [lines, weight],

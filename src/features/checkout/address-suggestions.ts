@@ -1,4 +1,4 @@
-// Address suggestions as the address form meets them (spec section 5: from 3 characters, 5 of them, US only), shared
+// Address suggestions as the address form meets them (product spec: from 3 characters, 5 of them, US only), shared
 // by the street field's combobox and the server's GET /api/address-suggestions. No zod and no server code: the
 // checkout island imports this. A suggestion's shape is the address port's.
 

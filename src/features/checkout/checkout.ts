@@ -67,14 +67,14 @@ export const CHECKOUT_MESSAGES = {
   cancelledWhileSaving: 'Your payment went through, so your order is still being recorded. Its confirmation e-mail will follow.',
 } as const;
 
-/** The page reloads this long after a successful order (spec section 9). */
+/** The page reloads this long after a successful order (product spec). */
 export const ORDER_RELOAD_MS = 2000;
-/** The order's success toast stays this long (spec section 9). */
+/** The order's success toast stays this long (product spec). */
 export const ORDER_TOAST_MS = 5000;
 
 const ZIP = /^\d{5}(-\d{4})?$/;
 
-/** Continue is enabled only when name, email, address, city, state and zipCode are filled (spec section 5). */
+/** Continue is enabled only when name, email, address, city, state and zipCode are filled (product spec). */
 export function addressComplete(fields: AddressFields): boolean {
   return REQUIRED.every((key) => fields[key].trim() !== '');
 }
@@ -91,7 +91,7 @@ export function addressErrors(fields: AddressFields): Partial<Record<keyof Addre
 }
 
 /**
- * The order's id as the success toast shows it: its first 8 characters (spec section 9). Everywhere else (history,
+ * The order's id as the success toast shows it: its first 8 characters (product spec). Everywhere else (history,
  * order page, e-mails, label) the order number is `orderNumber` from features/orders: 'ORD-' and the last 6, uppercased.
  */
 export function toastOrderId(orderId: string): string {
@@ -114,7 +114,7 @@ export const wireAddress = (a: AddressFields) => ({
   country: 'US' as const,
 });
 
-/** The id of the fallback rate: the server prices it itself (spec section 9), so it needs no quote. */
+/** The id of the fallback rate: the server prices it itself (product spec), so it needs no quote. */
 export const FALLBACK_RATE_ID = 'fallback-standard';
 
 /** A shipping rate as the checkout shows it. */

@@ -147,7 +147,7 @@ export async function chosenRate(tx: Sql, rateId: string, to: Address, parcel: P
   };
 }
 
-/** A rate in the spec's wire shape (section 3: object_id, provider, servicelevel.name, amount, estimated_days, currency). */
+/** A rate in the spec's wire shape (object_id, provider, servicelevel.name, amount, estimated_days, currency). */
 export function wireRate(rate: CheckoutRate) {
   return {
     object_id: rate.id,

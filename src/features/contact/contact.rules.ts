@@ -1,4 +1,4 @@
-/** Contact form messages (spec section 8). */
+/** Contact form messages (product spec). */
 export const CONTACT_MESSAGES = {
   fillAll: 'Please fill in all fields.',
   sent: "Message sent! We'll get back to you soon.",

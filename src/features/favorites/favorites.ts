@@ -2,11 +2,11 @@
 // Only what the cards and product pages show lives here: the bundler ships a module whole to every page that uses any
 // of it, and those pages are on a JavaScript budget. The wishlist page's own messages are in wishlist.ts.
 
-/** Spec section 5: a guest tapping a card's heart. */
+/** Product spec: a guest tapping a card's heart. */
 export const SIGN_UP_TO_SAVE = 'Please create an account to save favorites';
-/** Spec section 5: a guest pressing Add to Wishlist on a product page. */
+/** Product spec: a guest pressing Add to Wishlist on a product page. */
 export const LOGIN_TO_SAVE = 'Please login to save favorites';
-/** Spec section 8: the database refused a second row for the same product (SQLSTATE 23505). */
+/** Product spec: the database refused a second row for the same product (SQLSTATE 23505). */
 export const ALREADY_FAVORITE = 'Item already in favorites';
 export const ADD_FAILED = 'Failed to add to favorites';
 export const REMOVE_FAILED = 'Failed to remove from favorites';

@@ -4,7 +4,7 @@ import { US_STATES } from '@/lib/us-states';
 import { PROMO_CLAIMS, TRUST_BLURBS } from './promo';
 
 describe('what the home page promises', () => {
-  it('keeps the banner claims the spec gives, word for word (spec section 1)', () => {
+  it('keeps the banner claims the spec gives, word for word (product spec)', () => {
     expect(PROMO_CLAIMS).toEqual(['50+ brands', '100+ clients', 'Free worldwide shipping', '24/7 support', '30-day returns']);
   });
 

@@ -1,4 +1,4 @@
-/** The home banner's claims (spec section 1). */
+/** The home banner's claims (product spec). */
 export const PROMO_CLAIMS = ['50+ brands', '100+ clients', 'Free worldwide shipping', '24/7 support', '30-day returns'] as const;
 
 /** The three trust blurbs under the grid: each one true on every configuration (the TEST MODE card form included). */

@@ -20,7 +20,7 @@ export default function SiteNav({ pathname }: Props) {
 
   async function signOut() {
     setOpen(false);
-    // A missing session on the server is not an error (spec section 8): the browser forgets the shopper either way.
+    // A missing session on the server is not an error (product spec): the browser forgets the shopper either way.
     await api('/api/auth/logout', {});
     clearPrivateState();
     if (pathname === '/orders' || pathname === '/wishlist') window.location.assign('/');

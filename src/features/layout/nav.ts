@@ -1,4 +1,4 @@
-/** The mobile menu closes by itself this long after it opens (spec section 9). */
+/** The mobile menu closes by itself this long after it opens (product spec). */
 export const MOBILE_MENU_AUTOCLOSE_MS = 3000;
 
 export interface NavLink {
@@ -10,7 +10,7 @@ export interface NavLink {
   adminOnly?: true;
 }
 
-/** Every header link in order; My Orders and Wishlist are only for a signed-in shopper (spec section 2). */
+/** Every header link in order; My Orders and Wishlist are only for a signed-in shopper (product spec). */
 export const NAV_LINKS: readonly NavLink[] = [
   { href: '/', label: 'Home' },
   { href: '/#collections', label: 'Collections' },

@@ -1,6 +1,6 @@
 // Likes rules shared by the islands and the server (no zod here: islands must stay small).
 
-/** Spec section 5: liking and unliking need an account. */
+/** Product spec: liking and unliking need an account. */
 export const LOGIN_TO_LIKE = 'Login to like products';
 
 /** Shown when the server could not record a like or an unlike (the count goes back to what it was). */

@@ -7,7 +7,7 @@ import { NEWSLETTER_MESSAGES as M, newsletterProblem } from './newsletter';
 
 /**
  * The footer's newsletter sign-up; subscribing needs an account and that account's e-mail. Once subscribed the form is
- * disabled (spec section 4), with a way to unsubscribe.
+ * disabled (product spec), with a way to unsubscribe.
  */
 export default function NewsletterForm() {
   const user = useStore($user);

@@ -7,7 +7,7 @@ import { hit, type Limits } from '@/server/ratelimit.server';
 import { NEWSLETTER_MESSAGES, newsletterProblem } from './newsletter';
 import { isSubscribed, subscribe } from './newsletter.server';
 
-// The spec's two newsletter calls (section 7), for its clients: `GET /api/newsletter-status?userId={id}` and
+// The spec's two newsletter calls, for its clients: `GET /api/newsletter-status?userId={id}` and
 // `POST /api/newsletter-subscribe` {email, userId}, each with a bearer token, and the cookie too. The footer's form
 // keeps using /api/newsletter. The userId only guards: every query runs as the caller, so nobody can read or write
 // another shopper's subscription whatever id they send; another id is refused (403) rather than ignored.

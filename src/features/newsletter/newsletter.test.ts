@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newsletterProblem } from './newsletter';
 
-describe('newsletter checks (spec section 5)', () => {
+describe('newsletter checks (product spec)', () => {
   it('needs a signed-in shopper first', () => {
     expect(newsletterProblem('a@example.com', null)).toEqual({ title: 'Please log in to subscribe' });
   });

@@ -17,7 +17,7 @@ export interface NewsletterProblem {
   description?: string;
 }
 
-/** The spec's checks before a subscription is sent, in order (section 5); null when it may be sent. */
+/** The spec's checks before a subscription is sent, in order; null when it may be sent. */
 export function newsletterProblem(email: string, accountEmail: string | null): NewsletterProblem | null {
   if (accountEmail === null) return { title: NEWSLETTER_MESSAGES.loginToSubscribe };
   if (!email.trim()) return { title: 'Please enter your email address' };

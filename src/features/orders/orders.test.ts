@@ -41,7 +41,7 @@ describe('order history rules', () => {
     expect(orderNumber('3f2a9c1e-7b4d-4e2a-9c1e-0a1b2c3d4e5f')).toBe('ORD-3D4E5F');
   });
 
-  it('maps stored statuses case-insensitively, and unknown or missing ones to Processing (spec section 4)', () => {
+  it('maps stored statuses case-insensitively, and unknown or missing ones to Processing (product spec)', () => {
     const table: [string | null | undefined, string][] = [
       ['processing', 'processing'],
       ['PENDING', 'processing'],

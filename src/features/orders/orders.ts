@@ -1,11 +1,11 @@
-// Order history rules shared by the /orders island and the server: the order number, the status mapping (spec
-// section 4), the filters and sorting (section 9) and what a reorder puts in the cart.
+// Order history rules shared by the /orders island and the server: the order number, the status mapping, the filters
+// and sorting and what a reorder puts in the cart, as the product spec has them.
 
 import type { CartLineInput } from '../cart/cart';
 
 export const ORDER_MESSAGES = {
   loadFailed: 'Your orders could not be loaded just now. Please try again.',
-  /** Spec section 5. */
+  /** The product spec's wording. */
   nothingToReorder: 'No items found in this order to reorder.',
 } as const;
 
@@ -72,7 +72,7 @@ export function variantLabel(color: string | null | undefined, size: string | nu
   return [color, size].filter(Boolean).join(', ') || null;
 }
 
-/** How the history names an order: 'ORD-' and the id's last 6 characters, uppercased (spec section 9). */
+/** How the history names an order: 'ORD-' and the id's last 6 characters, uppercased (product spec). */
 export function orderNumber(id: string): string {
   return `ORD-${id.slice(-6).toUpperCase()}`;
 }
@@ -97,7 +97,7 @@ export const STATUS_LABELS: Record<StatusKey, string> = {
   cancelled: 'Cancelled',
 };
 
-/** The stored status read case-insensitively; anything unknown or missing shows as Processing (spec section 4). */
+/** The stored status read case-insensitively; anything unknown or missing shows as Processing (product spec). */
 export function statusOf(stored: string | null | undefined): StatusKey {
   return STATUS_ALIASES[(stored ?? '').trim().toLowerCase()] ?? 'processing';
 }

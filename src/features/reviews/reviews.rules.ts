@@ -15,7 +15,7 @@ export function reviewLength(comment: string): number {
   return [...comment.trim()].length;
 }
 
-/** The first problem with a comment, or null (spec section 5: a blank or whitespace-only comment is refused). */
+/** The first problem with a comment, or null (product spec: a blank or whitespace-only comment is refused). */
 export function reviewProblem(comment: string): string | null {
   const length = reviewLength(comment);
   if (length === 0) return REVIEW_MESSAGES.empty;

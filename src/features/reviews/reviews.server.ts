@@ -88,7 +88,7 @@ export function reviewRefusal(catalogue: CatalogueIndex, input: ReviewInput): Re
 }
 
 /**
- * Stores a review by the signed-in caller, unapproved (spec section 4: it appears once approved). The comment is
+ * Stores a review by the signed-in caller, unapproved (product spec: it appears once approved). The comment is
  * stored trimmed. Returns the stored review as its author sees it (pending), or why it was refused; a refusal stores
  * nothing.
  */

@@ -6,7 +6,7 @@ import { $toasts, dismiss, isSwipeDismiss, type ToastMessage } from './toast.sto
 import './toasts.css';
 
 /**
- * The page's one toast region, top-right (spec section 9: 4 s each, at most 3, 356 px wide, swipe 45 px to dismiss).
+ * The page's one toast region, top-right (product spec: 4 s each, at most 3, 356 px wide, swipe 45 px to dismiss).
  * Our own rather than a library's: it injects no <style> at run time, so the Content-Security-Policy holds.
  *
  * While a modal dialog is open (the cart drawer, the login dialog) the page behind it is inert and painted under it

@@ -1,5 +1,5 @@
 /**
- * Toast behaviour from the spec (section 9) that our toaster's code uses: how long a toast stays, how many show, how
+ * Toast behaviour from the spec that our toaster's code uses: how long a toast stays, how many show, how
  * far a swipe dismisses. Its place (top-right) and width (356 px) are toasts.css's; tests/e2e/layout.spec.ts checks them.
  */
 export const TOAST = {

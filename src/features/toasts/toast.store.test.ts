@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { notifyOnNextPage, showNextPageToast } from './next-page-toast';
 import { $toasts, dismiss, isSwipeDismiss, notify } from './toast.store';
 
-describe('toasts (spec section 9)', () => {
+describe('toasts (product spec)', () => {
   beforeEach(() => $toasts.set([]));
 
   it('keep kind, description and duration, oldest first', () => {

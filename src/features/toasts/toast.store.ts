@@ -25,7 +25,7 @@ export const $toasts = atom<ToastMessage[]>([]);
 let nextId = 1;
 
 export function push(kind: ToastKind, title: string, options: ToastOptions = {}): void {
-  // At most 3 visible (spec section 9): a new toast pushes the oldest out.
+  // At most 3 visible (product spec): a new toast pushes the oldest out.
   $toasts.set([...$toasts.get(), { id: nextId++, kind, title, ...options }].slice(-TOAST.visible));
 }
 

@@ -4,7 +4,7 @@ import type { CurrentSession } from './auth.port';
 const MAX_ENTRIES = 10_000;
 
 /**
- * Sessions this process has read, kept in memory while the database's answer about them is known (issue 8: a
+ * Sessions this process has read, kept in memory while the database's answer about them is known (without it, a
  * signed-in request cost a query before it could do anything).
  *
  * Every write that can end a session or change its account calls `forgetAll()` once it has committed: in this process

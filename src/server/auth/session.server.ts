@@ -2,12 +2,12 @@ import type { Database, Sql } from '../db/database.server';
 import { asService, serviceStatement } from '../db/roles.server';
 import type { AuthPort, CookieJar, CurrentSession, SessionActivity } from './auth.port';
 
-/** Idle sign-out after 15 minutes without activity (spec section 6), decided by the server. */
+/** Idle sign-out after 15 minutes without activity (product spec), decided by the server. */
 export const IDLE_TIMEOUT_S = 15 * 60;
 
 /**
  * Activity is written at most once per this many seconds per session: a write per request would cost every signed-in
- * request a write transaction (issue 8). The recorded time may therefore lag the real last activity by up to this
+ * request a write transaction, which under load cost more than the request itself. The recorded time may therefore lag the real last activity by up to this
  * much, so a session counts as idle only when its recorded activity is older than IDLE_TIMEOUT_S plus this margin:
  * nobody is signed out before 15 minutes of real inactivity, and an idle session ends at most 30 s after that.
  */
@@ -18,8 +18,8 @@ const IDLE_AFTER_S = IDLE_TIMEOUT_S + ACTIVITY_GRANULARITY_S;
 
 /**
  * SQL that judges a session from its activity row `a` (left-joined, so possibly missing) and `started`, when the
- * session began: a session with no row has been quiet since it began, never "fresh" (issue 8: a session never used
- * after login escaped idle sign-out). Parameters $idle and $due are IDLE_AFTER_S and ACTIVITY_GRANULARITY_S.
+ * session began: a session with no row has been quiet since it began, never "fresh" (a session never used after
+ * login would otherwise escape idle sign-out). Parameters $idle and $due are IDLE_AFTER_S and ACTIVITY_GRANULARITY_S.
  */
 export function activitySql(started: string, idle: string, due: string): string {
   // A null start (a Supabase token without an authentication time) counts as long ago: no evidence of activity.

@@ -4,7 +4,7 @@ import { isUsStateCode } from '@/lib/us-states';
 import type { Label, LabelRequest, RatesRequest, ShippingPort, ShippingRate } from './shipping.port';
 import { testLabelPdf, testTrackingNumber } from './test-label.server';
 
-// The embedded shipping default: no carrier, no keys. Standard Shipping is the spec's fallback rule (section 9), so
+// The embedded shipping default: no carrier, no keys. Standard Shipping is the spec's fallback rule, so
 // a shop without Shippo charges exactly what the shop with Shippo falls back to. Express is the shop's own choice,
 // not the spec's: a second, faster option keeps the rate chooser (and its "first rate is preselected" rule) honest in
 // development and tests.

@@ -69,7 +69,7 @@ export interface Parcel {
   weightLb: number;
 }
 
-/** The shop's one box (10 × 8 × 4 in, spec section 9) at a weight from `parcelWeightLb` over the catalogue lines. */
+/** The shop's one box (10 × 8 × 4 in, as the product spec fixes) at a weight from `parcelWeightLb` over the catalogue lines. */
 export function shopParcel(weightLb: number): Parcel {
   return { length: PARCEL.length, width: PARCEL.width, height: PARCEL.height, weightLb };
 }
@@ -138,7 +138,7 @@ export interface ShippingPort {
   buyLabel(request: LabelRequest): Promise<Label>;
 }
 
-/** The ship-from address: the shop's warehouse in Georgia (spec section 9), with the contact page's e-mail and phone. */
+/** The ship-from address: the shop's warehouse in Georgia (product spec), with the contact page's e-mail and phone. */
 export const WAREHOUSE: Address = {
   name: 'Aurelia',
   street1: '120 Peachtree St NE',

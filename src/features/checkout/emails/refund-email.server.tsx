@@ -7,7 +7,7 @@ import { orderNumber } from '../../orders/orders';
 import { CallToAction, ContactFooter, Divider, EmailLayout, Intro, muted, text } from './email-layout.server';
 import { Items, type OrderEmailData } from './order-emails.server';
 
-// What a shopper is told when the shop refunds or cancels their order (issue 25: they were told nothing). Queued once
+// What a shopper is told when the shop refunds or cancels their order (so the money they see come back is never a surprise). Queued once
 // per refund, or once per cancellation (whose refund it names), through the outbox.
 
 /** A refund of part or all of the order, or the order cancelled (with what was refunded for it). */

@@ -8,7 +8,7 @@ import { orderNumber, shipToLines } from '../../orders/orders';
 import { CallToAction, COLORS, ContactFooter, Divider, EmailLayout, Eyebrow, Intro, muted, text } from './email-layout.server';
 import { deliveryDay, Items, type OrderEmailData, variantOf } from './order-emails.server';
 
-// The e-mail a shopper gets when the shop marks their order shipped (the admin, issue 10): the tracking number (linked
+// The e-mail a shopper gets when the shop marks their order shipped (in the admin): the tracking number (linked
 // when the carrier has a tracking page), where it goes and what is in it. Queued once per order through the outbox.
 
 function Tracking({ order }: { order: OrderEmailData }) {
