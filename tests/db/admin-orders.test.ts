@@ -31,6 +31,7 @@ import { PaymentsError, type PaymentsPort } from '@/server/payments/payments.por
 import { createTestProcessor, signTestWebhook } from '@/server/payments/test-processor.server';
 import { createRateTableShipping } from '@/server/shipping/rate-table.server';
 import { loadCatalogueIndex } from '../unit/load-catalogue';
+import { browser } from './browser';
 import { suiteDatabase, TEST_DATABASE_KIND } from './test-database';
 
 const db = suiteDatabase();
@@ -55,18 +56,6 @@ const deps = (over: Partial<AdminOrderDeps> = {}): AdminOrderDeps => ({
   },
   ...over,
 });
-
-/** A browser holding `cookies`. */
-function browser(cookies: Record<string, string> = {}): CookieJar {
-  const store = new Map(Object.entries(cookies));
-  return {
-    getAll: () => [...store].map(([name, value]) => ({ name, value })),
-    set(name, value, options) {
-      if (options.maxAge === 0 || value === '') store.delete(name);
-      else store.set(name, value);
-    },
-  };
-}
 
 let n = 0;
 interface Account {

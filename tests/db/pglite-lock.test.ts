@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -22,6 +22,11 @@ describe('the embedded database directory', () => {
     const dir = join(root, 'stale');
     writeFileSync(`${dir}.lock`, '999999999');
     const db = await openPglite(dir);
+    // The lock is now this process's: a second opener is refused by name, and the database answers.
+    expect(readFileSync(`${dir}.lock`, 'utf8')).toBe(String(process.pid));
+    await expect(openPglite(dir)).rejects.toThrow(`is in use by process ${process.pid}`);
+    expect(await db.query<{ one: number }>('select 1 as one')).toEqual([{ one: 1 }]);
     await db.close();
+    expect(existsSync(`${dir}.lock`)).toBe(false);
   }, 60_000);
 });
