@@ -47,5 +47,5 @@ export function adminPage(astro: AstroGlobal): Promise<AdminContext | null> {
 /** What the admin's order endpoints need of the running server. */
 export function adminOrderDeps(services: Services): AdminOrderDeps {
   const { db, auth, payments, nudgeOutbox, config } = services;
-  return { db, auth, payments, nudgeOutbox, adminEmails: config.adminEmails };
+  return { db, auth, payments, nudgeOutbox, adminEmails: config.adminEmails, timeZone: config.shopTimeZone };
 }

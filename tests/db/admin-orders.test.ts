@@ -4,6 +4,7 @@
  * with orders bought through the checkout and paid with the test processor. Only an admin gets anything but 404;
  * every change records one admin action; ten simultaneous clicks change an order once.
  */
+import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { NEXT_STATUSES } from '@/features/admin/order-admin';
 import { listOrdersForAdmin, orderForAdmin } from '@/features/admin/order-queries.server';
@@ -14,7 +15,9 @@ import {
   adminOrderRefund,
   adminOrderRetry,
   adminOrderStatus,
+  adminPackingSlips,
 } from '@/features/admin/order-routes.server';
+import { MAX_SLIPS } from '@/features/admin/packing-slips.server';
 import { labelJob, orderChangeEmailJob } from '@/features/checkout/fulfilment.server';
 import { recordOrder, startCheckout } from '@/features/checkout/order.server';
 import { handlePaymentEvent } from '@/features/checkout/payment-events.server';
@@ -31,6 +34,7 @@ import { PaymentsError, type PaymentsPort } from '@/server/payments/payments.por
 import { createTestProcessor, signTestWebhook } from '@/server/payments/test-processor.server';
 import { createRateTableShipping } from '@/server/shipping/rate-table.server';
 import { loadCatalogueIndex } from '../unit/load-catalogue';
+import { drawnText } from '../unit/pdf-text';
 import { browser } from './browser';
 import { suiteDatabase, TEST_DATABASE_KIND } from './test-database';
 
@@ -54,6 +58,7 @@ const deps = (over: Partial<AdminOrderDeps> = {}): AdminOrderDeps => ({
   nudgeOutbox: () => {
     nudges++;
   },
+  timeZone: 'America/New_York',
   ...over,
 });
 
@@ -89,7 +94,8 @@ async function admin(): Promise<Account> {
 }
 
 /** An order bought through the checkout and paid with a card that succeeds (a guest's when `userId` is null). */
-async function buy(userId: string | null = null, name = 'Grace Hopper', email = 'grace@example.com', lines = [soap]) {
+type Line = { productId: number; quantity: number; selectedColor: string | null; selectedSize: string | null };
+async function buy(userId: string | null = null, name = 'Grace Hopper', email = 'grace@example.com', lines: Line[] = [soap]) {
   const processor = payments();
   const address = { name, email, street1: '12 Bull St', city: 'Savannah', state: 'GA', zip: '31401', country: 'US' as const };
   const quoted = await quoteRates(db, createRateTableShipping(), catalogue, { toAddress: address, lines });
@@ -159,6 +165,7 @@ describe(`who may use the admin's order endpoints on ${TEST_DATABASE_KIND}`, () 
         adminOrderCancel(deps(), request({}), jar, order.id),
         adminOrderRetry(deps(), request({ jobId: job?.id }), jar, order.id),
         adminOrderLabel(deps(), jar, order.id),
+        adminPackingSlips(deps(), jar, new Request(`${SHOP}/api/admin/packing-slips?id=${order.id}`)),
       ];
       for (const call of calls) expect(await read(call)).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
     }
@@ -632,6 +639,65 @@ describe(`labels on ${TEST_DATABASE_KIND}`, () => {
     expect(new TextDecoder().decode((await res.arrayBuffer()).slice(0, 5))).toBe('%PDF-');
     const detail = await asService(db, (tx) => orderForAdmin(tx, order.id));
     expect(detail).toMatchObject({ label: { kind: 'pdf' }, trackingNumber: expect.stringMatching(/^TEST/) });
+  });
+});
+
+describe(`packing slips on ${TEST_DATABASE_KIND}`, () => {
+  const slips = (jar: CookieJar, ...ids: string[]) =>
+    adminPackingSlips(deps(), jar, new Request(`${SHOP}/api/admin/packing-slips?${ids.map((id) => `id=${id}`).join('&')}`));
+
+  it('one PDF, a page per ticked order in the order ticked: number, ship-to, items with colour, size and quantity', async () => {
+    const me = await admin();
+    const first = await buy(null, 'Grace Hopper', 'grace@example.com', [soap, oil]);
+    const second = await buy(null, 'Grace Hopper', 'grace@example.com', [
+      { productId: 3, quantity: 2, selectedColor: 'powder-blue', selectedSize: 'M' },
+    ]);
+    const res = await slips(me.jar(), second.id, first.id);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect((await PDFDocument.load(bytes)).getPageCount()).toBe(2);
+    const text = drawnText(bytes);
+    const [a, b] = [text.indexOf(`Order ${orderNumber(second.id)}`), text.indexOf(`Order ${orderNumber(first.id)}`)];
+    expect(a).toBeGreaterThanOrEqual(0);
+    expect(b).toBeGreaterThan(a);
+    expect(text).toEqual(expect.arrayContaining(['PACKING SLIP', 'SHIP TO', 'Grace Hopper', '12 Bull St', 'Savannah, GA 31401']));
+    expect(text).toEqual(
+      expect.arrayContaining(['Clinical Scrubs', 'powder-blue, M', '2', 'Kojic Acid Soap', 'Thank you, Grace Hopper.']),
+    );
+    // No prices: a slip travels with gifts too.
+    expect(text.join(' ')).not.toMatch(/\$\d/);
+  });
+
+  it('refuses no order, a malformed id and too many at once, and names an order that does not exist', async () => {
+    const me = await admin();
+    const order = await buy();
+    expect(await read(slips(me.jar()))).toMatchObject({
+      status: 400,
+      body: { error: { message: 'Tick the orders to print packing slips for.' } },
+    });
+    expect(await read(slips(me.jar(), 'nope'))).toMatchObject({
+      status: 400,
+      body: { error: { message: 'Each id must be an order id.' } },
+    });
+    expect(await read(slips(me.jar(), ...Array.from({ length: MAX_SLIPS + 1 }, () => order.id)))).toMatchObject({
+      status: 400,
+      body: { error: { message: `Print at most ${MAX_SLIPS} packing slips at a time.` } },
+    });
+    // The list's form sent with nothing ticked goes back to the list, which says what to do.
+    const page = await adminPackingSlips(
+      deps(),
+      me.jar(),
+      new Request(`${SHOP}/api/admin/packing-slips`, { headers: { accept: 'text/html,*/*' } }),
+    );
+    expect(page.status).toBe(303);
+    expect(page.headers.get('location')).toBe('/admin/orders?slips=none');
+    const ghost = '00000000-0000-4000-8000-000000000000';
+    expect(await read(slips(me.jar(), order.id, ghost))).toMatchObject({
+      status: 404,
+      body: { error: { message: `No such order: ${ghost}.` } },
+    });
   });
 });
 

@@ -15,6 +15,7 @@ export const E2E_ADMINS = [
   'orders-2',
   'orders-3',
   'orders-4',
+  'slips',
   'messages',
   'subscribers',
   'history',

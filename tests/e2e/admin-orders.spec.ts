@@ -164,6 +164,43 @@ test.describe('the admin’s orders', () => {
     await admin.context().close();
   });
 
+  test('an admin ticks two orders and prints their packing slips as one PDF; nothing ticked says so', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    await signedInShopper(page.request, baseURL ?? '');
+    const first = await buy(page.request, baseURL ?? '', [SOAP]);
+    const second = await buy(page.request, baseURL ?? '', [{ productId: 3, selectedColor: 'powder-blue', selectedSize: 'M' }]);
+    const admin = await adminPage(browser, baseURL ?? '', 'slips');
+    await admin.goto('/admin/orders');
+    await admin.getByRole('button', { name: 'Packing slips for the ticked orders (PDF)' }).click();
+    await expect(admin).toHaveURL(/\/admin\/orders\?slips=none$/);
+    await expect(admin.getByRole('alert')).toHaveText('Tick the orders to print packing slips for.');
+
+    await admin.getByRole('checkbox', { name: `Packing slip for ${orderNumber(first.id)}` }).check();
+    await admin.getByRole('checkbox', { name: `Packing slip for ${orderNumber(second.id)}` }).check();
+    const [pdf] = await Promise.all([
+      admin.waitForResponse((r) => r.url().includes('/api/admin/packing-slips?')),
+      admin.getByRole('button', { name: 'Packing slips for the ticked orders (PDF)' }).click(),
+    ]);
+    expect(pdf.status()).toBe(200);
+    expect(pdf.headers()['content-type']).toBe('application/pdf');
+    const url = new URL(pdf.url());
+    expect(url.searchParams.getAll('id').sort()).toEqual([first.id, second.id].sort());
+    const body = await admin.request.get(url.pathname + url.search);
+    expect((await body.body()).subarray(0, 5).toString()).toBe('%PDF-');
+
+    // The order's own page prints its slip too; a shopper gets the 404 a stranger gets.
+    await openOrder(admin, first.id);
+    const one = await admin.request.get(
+      (await admin.getByRole('link', { name: 'Print the packing slip (PDF)' }).getAttribute('href')) ?? '',
+    );
+    expect(one.headers()['content-type']).toBe('application/pdf');
+    expect((await page.request.get(`/api/admin/packing-slips?id=${first.id}`)).status()).toBe(404);
+    await admin.context().close();
+  });
+
   test('does not exist for a shopper: the order page and every order endpoint answer 404', async ({ page, baseURL }) => {
     await signedInShopper(page.request, baseURL ?? '');
     const order = await buy(page.request, baseURL ?? '', [SOAP]);

@@ -1,6 +1,6 @@
 import { z } from 'astro/zod';
 import { SETTABLE_STATUSES } from '@/features/admin/order-admin';
-import { STATUS_LABELS, type StatusKey } from '@/features/orders/orders';
+import { orderNumber, STATUS_LABELS, type StatusKey } from '@/features/orders/orders';
 import type { CookieJar } from '@/server/auth/auth.port';
 import type { CallerDeps } from '@/server/caller.server';
 import { json, problem, readJson } from '@/server/http.server';
@@ -8,6 +8,7 @@ import type { PaymentsPort } from '@/server/payments/payments.port';
 import { requireAdminOf } from './admin.server';
 import { cancelOrder, changeOrderStatus, type OrderActionResult, refundOrder, retryOrderJob } from './order-actions.server';
 import { labelPdf } from './order-queries.server';
+import { MAX_SLIPS, packingSlipsPdf, slipOrders } from './packing-slips.server';
 
 // The admin's order endpoints under /api/admin/orders/{id}/…, written against their dependencies so the database
 // suites call them as the routes do: a Request and the browser's cookies in, a Response out. Each starts by asking
@@ -20,6 +21,8 @@ export interface AdminOrderDeps extends CallerDeps {
   payments: PaymentsPort;
   /** Runs the outbox now (after a transaction that queued or reset a job has committed). */
   nudgeOutbox: () => void;
+  /** The shop's time zone (SHOP_TIME_ZONE): the day a packing slip says an order was placed. */
+  timeZone: string;
 }
 
 const orderId = z.uuid();
@@ -125,6 +128,47 @@ export async function adminOrderLabel(deps: AdminOrderDeps, jar: CookieJar, id: 
     headers: {
       'content-type': 'application/pdf',
       'content-disposition': `inline; filename="label-${order.data.slice(0, 8)}.pdf"`,
+      'cache-control': 'private, no-store',
+    },
+  });
+}
+
+/** Whether a browser is navigating (a form sent), rather than a script asking for data. */
+const wantsPage = (request: Request) => (request.headers.get('accept') ?? '').includes('text/html');
+
+/** The packing slips' request: the ticked orders' ids, each a UUID, at least one and at most MAX_SLIPS. */
+const slipIds = z
+  .array(orderId, { error: 'Tick the orders to print packing slips for.' })
+  .min(1, { error: 'Tick the orders to print packing slips for.' })
+  .max(MAX_SLIPS, { error: `Print at most ${MAX_SLIPS} packing slips at a time.` });
+
+/**
+ * GET /api/admin/packing-slips?id=…&id=…: one PDF with a packing slip per order, in the order ticked. Admins only
+ * (anyone else gets 404). An id that is no order's is named in a 404, so a slip is never silently left out.
+ */
+export async function adminPackingSlips(deps: AdminOrderDeps, jar: CookieJar, request: Request) {
+  const url = new URL(request.url);
+  const me = await requireAdminOf(deps, jar);
+  if (me instanceof Response) return me;
+  const ids = slipIds.safeParse(url.searchParams.getAll('id'));
+  // The order list's form sent with nothing ticked: back to the list, which says what to do.
+  if (url.searchParams.getAll('id').length === 0 && wantsPage(request)) {
+    return new Response(null, { status: 303, headers: { location: '/admin/orders?slips=none' } });
+  }
+  if (!ids.success) {
+    const issue = ids.error.issues[0];
+    const message = issue?.path.length ? 'Each id must be an order id.' : (issue?.message ?? 'Tick the orders to print.');
+    return problem(400, 'invalid_request', message);
+  }
+  const orders = await me.run((tx) => slipOrders(tx, ids.data, deps.timeZone));
+  const missing = ids.data.filter((id) => !orders.some((o) => o.id === id));
+  if (missing.length > 0) return problem(404, 'not_found', `No such order: ${missing.join(', ')}.`);
+  const pdf = await packingSlipsPdf(orders);
+  const name = orders.length === 1 ? `packing-slip-${orderNumber(orders[0]?.id ?? '')}` : `packing-slips-${orders.length}`;
+  return new Response(new Uint8Array(pdf), {
+    headers: {
+      'content-type': 'application/pdf',
+      'content-disposition': `inline; filename="${name}.pdf"`,
       'cache-control': 'private, no-store',
     },
   });

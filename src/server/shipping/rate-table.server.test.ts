@@ -3,6 +3,7 @@ import bwipjs from 'bwip-js/node';
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { US_STATES } from '@/lib/us-states';
+import { drawnText } from '../../../tests/unit/pdf-text';
 import { createRateTableShipping } from './rate-table.server';
 import { type Address, shopParcel, WAREHOUSE } from './shipping.port';
 import { LABEL_SIZE, testTrackingNumber } from './test-label.server';
@@ -17,22 +18,6 @@ const to = (state: string): Address => ({
   zip: state === 'GA' ? '31401' : '94105',
   country: 'US',
 });
-
-/** The text a PDF draws: every `<hex> Tj` string in its (Flate-compressed) content streams, in drawing order. */
-function drawnText(pdf: Uint8Array): string[] {
-  const raw = Buffer.from(pdf).toString('latin1');
-  const texts: string[] = [];
-  for (const [, body = ''] of raw.matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)) {
-    let content: string;
-    try {
-      content = inflateSync(Buffer.from(body, 'latin1')).toString('latin1');
-    } catch {
-      continue; // an image or font stream, not page content
-    }
-    for (const [, hex = ''] of content.matchAll(/<([0-9A-Fa-f]*)>\s*Tj/g)) texts.push(Buffer.from(hex, 'hex').toString('latin1'));
-  }
-  return texts;
-}
 
 /** The widths of the barcode's bars: the filled rectangles as tall as the barcode, left to right. */
 function barWidths(pdf: Uint8Array): number[] {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import bwipjs from 'bwip-js/node';
 import { degrees, PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
+import { fitted } from '../pdf.server';
 import type { Address, Parcel } from './shipping.port';
 
 // The embedded adapter's label: a 4×6 in thermal-label-sized PDF that looks like a carrier label (so the whole order
@@ -140,13 +141,7 @@ function line(
     center = false,
   }: { x: number; y: number; size: number; color?: ReturnType<typeof rgb>; center?: boolean },
 ) {
-  // The standard PDF fonts only cover WinAnsi; a shopper's name in another script must not fail the label job.
-  const supported = new Set(font.getCharacterSet());
-  let text = [...raw].map((c) => (supported.has(c.codePointAt(0) ?? 0) ? c : '?')).join('');
-  const max = LABEL_SIZE.width - MARGIN - x;
-  let fitted = size;
-  while (fitted > size * 0.7 && font.widthOfTextAtSize(text, fitted) > max) fitted -= 0.5;
-  while (text.length > 1 && font.widthOfTextAtSize(text, fitted) > max) text = `${text.slice(0, -2)}…`;
-  const left = center ? (LABEL_SIZE.width - font.widthOfTextAtSize(text, fitted)) / 2 : x;
-  page.drawText(text, { x: left, y, size: fitted, font, color });
+  const { text, size: at } = fitted(font, raw, size, LABEL_SIZE.width - MARGIN - x);
+  const left = center ? (LABEL_SIZE.width - font.widthOfTextAtSize(text, at)) / 2 : x;
+  page.drawText(text, { x: left, y, size: at, font, color });
 }
