@@ -1,5 +1,5 @@
 import type { SessionUser } from '@/features/auth/auth';
-import { publicUser } from '@/features/auth/auth';
+import { publicUser } from '@/features/auth/auth.server';
 import type { AccountUser, AuthPort, CookieJar } from '@/server/auth/auth.port';
 import { activeSession } from '@/server/auth/session.server';
 import type { Database, Sql } from '@/server/db/database.server';

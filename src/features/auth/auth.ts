@@ -1,8 +1,6 @@
 // Who is signed in, as the browser and the server both describe them. No store and no browser code here, so the
 // server and every island can import it.
 
-import type { AccountUser } from '@/server/auth/auth.port';
-
 /** The signed-in shopper as the browser knows them, or null for a guest. */
 export interface SessionUser {
   id: string;
@@ -10,11 +8,6 @@ export interface SessionUser {
   firstName: string | null;
   /** Present for an admin: the header then links to /admin (the admin itself decides who gets in). */
   admin?: true;
-}
-
-/** What the browser is told about a signed-in account: no more than it needs. */
-export function publicUser(user: AccountUser): SessionUser {
-  return { id: user.id, email: user.email, firstName: user.firstName };
 }
 
 /** What /api/auth/session and /api/auth/login answer about the shopper. */

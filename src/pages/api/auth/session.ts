@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 import { getServices } from '@/app/services.server';
 import { sessionUserOf } from '@/features/admin/admin.server';
-import { publicUser } from '@/features/auth/auth';
+import { publicUser } from '@/features/auth/auth.server';
 import { activeSession } from '@/server/auth/session.server';
 import { cookieJar, json } from '@/server/http.server';
 
