@@ -1,10 +1,12 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 
 // How the built files are served (scripts/serve.mjs): pages, their one URL each, long-lived caching for fingerprinted
 // assets, conditional and partial requests, nothing outside the build, and /api never looked for on disk.
 
-const asset = readdirSync(new URL('../../dist/client/_astro', import.meta.url)).find((f) => f.endsWith('.js'));
+const client = new URL('../../dist/client/', import.meta.url);
+const builtAssets = readdirSync(new URL('_astro', client));
+const asset = builtAssets.find((f) => f.endsWith('.js'));
 
 test.describe('static files', () => {
   test('pages answer at their one URL; a trailing slash redirects to it, keeping the query', async ({ request }) => {
@@ -62,4 +64,47 @@ test.describe('static files', () => {
     expect(unknown.status()).toBe(404);
     expect(unknown.headers()['content-type']).toBe('application/json; charset=utf-8');
   });
+});
+
+test('the minified product pictures render pixel for pixel as their sources', async ({ page }) => {
+  const sources = new URL('../../content/products/images/', import.meta.url);
+  const pairs = readdirSync(sources)
+    .filter((f) => f.endsWith('.svg'))
+    .map((f) => {
+      const built = builtAssets.find((b) => b.startsWith(`${f.slice(0, -4)}.`) && b.endsWith('.svg'));
+      return [f, built] as const;
+    });
+  expect(pairs.length).toBeGreaterThan(10);
+  const dataUrl = (svg: Buffer) => `data:image/svg+xml;base64,${svg.toString('base64')}`;
+  for (const [source, built] of pairs) {
+    expect(built, source).toBeDefined();
+    const a = dataUrl(readFileSync(new URL(source, sources)));
+    const b = dataUrl(readFileSync(new URL(`_astro/${built}`, client)));
+    expect(readFileSync(new URL(`_astro/${built}`, client)).length, source).toBeLessThanOrEqual(
+      readFileSync(new URL(source, sources)).length,
+    );
+    const differing = await page.evaluate(
+      async ({ first, second }) => {
+        const load = (src: string) =>
+          new Promise<HTMLImageElement>((resolve, reject) => {
+            const image = new Image();
+            image.onload = () => resolve(image);
+            image.onerror = reject;
+            image.src = src;
+          });
+        const pixels = async (src: string) => {
+          const canvas = new OffscreenCanvas(800, 800);
+          const context = canvas.getContext('2d');
+          context?.drawImage(await load(src), 0, 0, 800, 800);
+          return context?.getImageData(0, 0, 800, 800).data ?? new Uint8ClampedArray();
+        };
+        const [x, y] = [await pixels(first), await pixels(second)];
+        let count = 0;
+        for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) count++;
+        return count;
+      },
+      { first: a, second: b },
+    );
+    expect(differing, `${source} → ${built}`).toBe(0);
+  }
 });
