@@ -1,12 +1,20 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
+import { allHydrated } from './islands';
 
 // How the built files are served (scripts/serve.mjs): pages, their one URL each, long-lived caching for fingerprinted
-// assets, conditional and partial requests, nothing outside the build, and /api never looked for on disk.
+// assets, conditional and partial requests, nothing outside the build, and /api never looked for on disk; and how
+// every answer is compressed: the built files from the brotli and gzip files the build wrote beside them, on-demand
+// pages and JSON as they are sent.
 
 const client = new URL('../../dist/client/', import.meta.url);
 const builtAssets = readdirSync(new URL('_astro', client));
 const asset = builtAssets.find((f) => f.endsWith('.js'));
+/** The largest script of the build (React), which every page loads. */
+const bigScript = builtAssets
+  .filter((f) => f.endsWith('.js'))
+  .sort((a, b) => statSync(new URL(`_astro/${b}`, client)).size - statSync(new URL(`_astro/${a}`, client)).size)[0];
+const sizeOf = (file: string) => String(statSync(new URL(file, client)).size);
 
 test.describe('static files', () => {
   test('pages answer at their one URL; a trailing slash redirects to it, keeping the query', async ({ request }) => {
@@ -64,6 +72,85 @@ test.describe('static files', () => {
     expect(unknown.status()).toBe(404);
     expect(unknown.headers()['content-type']).toBe('application/json; charset=utf-8');
   });
+});
+
+// Playwright's request sends its own Accept-Encoding unless told: every request below names the one it means.
+// Its answers' bodies come decoded; the headers say what went over the wire.
+test.describe('compression', () => {
+  test('a page and a script are sent in the encoding asked for, with the encoded length and Vary', async ({ request }) => {
+    const cases: [string, string | undefined, string][] = [
+      ['br, gzip', 'br', '.br'],
+      ['gzip, deflate, br, zstd', 'br', '.br'],
+      ['gzip', 'gzip', '.gz'],
+      ['br;q=0, gzip', 'gzip', '.gz'],
+      ['identity', undefined, ''],
+      ['', undefined, ''],
+    ];
+    for (const [path, file] of [
+      ['/', 'index.html'],
+      ['/product/3', 'product/3.html'],
+      [`/_astro/${bigScript}`, `_astro/${bigScript}`],
+    ] as const) {
+      const original = readFileSync(new URL(file, client));
+      for (const [accept, encoding, suffix] of cases) {
+        const res = await request.get(path, { headers: { 'accept-encoding': accept } });
+        const what = `${path} with Accept-Encoding "${accept}"`;
+        expect(res.status(), what).toBe(200);
+        expect(res.headers()['content-encoding'], what).toBe(encoding);
+        expect(res.headers().vary, what).toBe('Accept-Encoding');
+        expect(res.headers()['content-length'], what).toBe(sizeOf(`${file}${suffix}`));
+        expect((await res.body()).equals(original), what).toBe(true);
+      }
+    }
+  });
+
+  test('HEAD, a 304 for the encoding held, and a Range request (answered from the file itself)', async ({ request }) => {
+    const head = await request.head('/product/3', { headers: { 'accept-encoding': 'br' } });
+    expect(head.headers()['content-encoding']).toBe('br');
+    expect(head.headers()['content-length']).toBe(sizeOf('product/3.html.br'));
+    expect(await head.body()).toHaveLength(0);
+
+    const br = await request.get('/product/3', { headers: { 'accept-encoding': 'br' } });
+    const gzip = await request.get('/product/3', { headers: { 'accept-encoding': 'gzip' } });
+    const etag = br.headers().etag ?? '';
+    expect(etag).not.toBe(gzip.headers().etag);
+    const again = await request.get('/product/3', { headers: { 'accept-encoding': 'br', 'if-none-match': etag } });
+    expect(again.status()).toBe(304);
+    expect(again.headers().vary).toBe('Accept-Encoding');
+    const other = await request.get('/product/3', { headers: { 'accept-encoding': 'gzip', 'if-none-match': etag } });
+    expect(other.status()).toBe(200);
+    expect(other.headers()['content-encoding']).toBe('gzip');
+
+    const part = await request.get('/product/3', { headers: { 'accept-encoding': 'br, gzip', range: 'bytes=0-14' } });
+    expect(part.status()).toBe(206);
+    expect(part.headers()['content-encoding']).toBeUndefined();
+    expect(part.headers()['content-range']).toBe(`bytes 0-14/${sizeOf('product/3.html')}`);
+    expect(await part.text()).toBe('<!DOCTYPE html>');
+  });
+
+  for (const path of ['/', '/product/3']) {
+    test(`${path}: no text answer over 1 KB reaches Chromium uncompressed`, async ({ page }) => {
+      const texts: Promise<string | undefined>[] = [];
+      page.on('response', (response) => {
+        texts.push(
+          (async () => {
+            const type = response.headers()['content-type'] ?? '';
+            if (!/^(text\/|application\/(json|javascript|xml|manifest\+json)|image\/svg\+xml)/.test(type)) return;
+            const body = await response.body().catch(() => undefined);
+            if (!body || body.length <= 1024) return;
+            const encoding = response.headers()['content-encoding'];
+            return encoding === 'br' || encoding === 'gzip' ? undefined : `${response.url()} (${type}, ${body.length} bytes)`;
+          })(),
+        );
+      });
+      await page.goto(path);
+      await page.locator('footer').scrollIntoViewIfNeeded();
+      await allHydrated(page);
+      await page.waitForLoadState('networkidle');
+      expect(texts.length).toBeGreaterThan(3);
+      expect((await Promise.all(texts)).filter(Boolean)).toEqual([]);
+    });
+  }
 });
 
 test('the minified product pictures render pixel for pixel as their sources', async ({ page }) => {
