@@ -4,7 +4,7 @@
 // - security headers on every answer, pre-rendered pages included (CSP with frame-ancestors, nosniff, Referrer-Policy,
 //   X-Frame-Options, HSTS when the public origin is https);
 // - compression: the built files in the encoding the browser accepts, from the brotli and gzip files the build wrote
-//   beside them (scripts/precompress.mjs);
+//   beside them (scripts/precompress.mjs); on-demand pages and JSON compressed as they are sent (scripts/compress.mjs);
 // - time limits on slow clients (headers, whole request), so a body that never arrives does not hold a connection;
 // - a line on stderr for every answer slower than SLOW_ANSWER_MS, so a stall shows where it happened;
 // - the built files, served here rather than by Astro's standalone server, so that /api requests go straight to the
@@ -17,7 +17,7 @@ import http from 'node:http';
 import { extname, join, posix, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import send from 'send';
-import { negotiateEncoding } from './compress.mjs';
+import { compressing, negotiateEncoding } from './compress.mjs';
 import { withoutStripe } from './csp.mjs';
 import { ENCODINGS, TEXT_TYPES } from './precompress.mjs';
 
@@ -294,7 +294,8 @@ export async function serve({ host = process.env.HOST ?? '127.0.0.1', port = Num
   process.env.PORT = String(port);
   // The adapter's middleware mode: Astro's handler for what the app answers; withBuiltFiles serves the files.
   const { handler: app } = await import(pathToFileURL(join(root, 'dist/server/entry.mjs')).href);
-  const handler = withBuiltFiles(app, join(root, 'dist/client'));
+  // On-demand answers (pages, /api JSON) are compressed as they are sent; the built files were compressed at build time.
+  const handler = withBuiltFiles(compressing(app), join(root, 'dist/client'));
   const policy = policyFromPages(htmlFiles(join(root, 'dist/client')).map((file) => readFileSync(file, 'utf8')));
   // Stripe is configured when its keys are set (the server refuses to start with only some of them, see readiness).
   const stripe = (process.env.STRIPE_SECRET_KEY ?? '').trim() !== '';

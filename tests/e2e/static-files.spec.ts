@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { allHydrated } from './islands';
+import { signedInShopper } from './session';
 
 // How the built files are served (scripts/serve.mjs): pages, their one URL each, long-lived caching for fingerprinted
 // assets, conditional and partial requests, nothing outside the build, and /api never looked for on disk; and how
@@ -126,6 +127,56 @@ test.describe('compression', () => {
     expect(part.headers()['content-encoding']).toBeUndefined();
     expect(part.headers()['content-range']).toBe(`bytes 0-14/${sizeOf('product/3.html')}`);
     expect(await part.text()).toBe('<!DOCTYPE html>');
+  });
+
+  test('on-demand JSON over 1 KB comes compressed when asked for, as it is when not; small JSON as it is', async ({
+    request,
+    baseURL,
+  }) => {
+    // A shopper's own pending review is in their reviews list: a long one makes the answer over 1 KB.
+    await signedInShopper(request, baseURL ?? '', 'Zip');
+    const comment = 'Rich and light at once; it sinks in fast and the scent stays gentle all day. '.repeat(20).trim();
+    const posted = await request.post('/api/reviews', { headers: { origin: baseURL ?? '' }, data: { productId: 3, comment } });
+    expect(posted.status()).toBe(201);
+    const reviews = (accept: string) => request.get('/api/reviews?productId=3', { headers: { 'accept-encoding': accept } });
+    const raw = await reviews('identity');
+    const rawLength = Number(raw.headers()['content-length'] ?? (await raw.body()).length);
+    expect(rawLength).toBeGreaterThan(1024);
+    expect(raw.headers()['content-encoding']).toBeUndefined();
+    expect(raw.headers().vary).toBe('Accept-Encoding');
+    const list = JSON.stringify(await raw.json());
+    expect(list).toContain(comment);
+    for (const [accept, encoding] of [
+      ['br, gzip', 'br'],
+      ['gzip', 'gzip'],
+    ] as const) {
+      const res = await reviews(accept);
+      expect(res.headers()['content-encoding'], accept).toBe(encoding);
+      expect(res.headers().vary, accept).toBe('Accept-Encoding');
+      expect(res.headers()['content-type'], accept).toBe('application/json; charset=utf-8');
+      expect(Number(res.headers()['content-length']), accept).toBeLessThan(rawLength / 2);
+      expect(JSON.stringify(await res.json()), accept).toBe(list);
+    }
+    const health = await request.get('/api/health', { headers: { 'accept-encoding': 'br' } });
+    expect(health.headers()['content-encoding']).toBeUndefined();
+  });
+
+  test('an on-demand page (the 404 page, streamed by Astro) comes whole in every encoding', async ({ request }) => {
+    const plain = await request.get('/no-such-page', { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.status()).toBe(404);
+    const page = await plain.text();
+    expect(page).toMatch(/^<!DOCTYPE html>[\s\S]*Not Found[\s\S]*<\/html>$/);
+    for (const [accept, encoding] of [
+      ['br', 'br'],
+      ['gzip', 'gzip'],
+    ] as const) {
+      const res = await request.get('/no-such-page', { headers: { 'accept-encoding': accept } });
+      expect(res.status(), accept).toBe(404);
+      expect(res.headers()['content-encoding'], accept).toBe(encoding);
+      expect(res.headers()['content-security-policy'], accept).toContain("frame-ancestors 'none'");
+      const text = await res.text();
+      expect(text, accept).toMatch(/^<!DOCTYPE html>[\s\S]*Not Found[\s\S]*<\/html>$/);
+    }
   });
 
   for (const path of ['/', '/product/3']) {
