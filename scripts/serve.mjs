@@ -1,8 +1,8 @@
 // Serves the built shop (dist/) with what Astro's standalone server leaves out:
 // - the server's configuration and ports start BEFORE it listens: a bad configuration, an unreachable database or a
 //   second server on the same data directory exits non-zero with the message, instead of answering 500s;
-// - security headers on every answer, pre-rendered pages included (CSP with frame-ancestors, nosniff, Referrer-Policy,
-//   X-Frame-Options, HSTS when the public origin is https);
+// - security headers: nosniff on every answer (and HSTS when the public origin is https); on every document, pre-rendered
+//   pages included, the CSP with frame-ancestors, Referrer-Policy, X-Frame-Options and COOP;
 // - compression: the built files in the encoding the browser accepts, from the brotli and gzip files the build wrote
 //   beside them (scripts/precompress.mjs); on-demand pages and JSON compressed as they are sent (scripts/compress.mjs);
 // - time limits on slow clients (headers, whole request), so a body that never arrives does not hold a connection;
@@ -27,15 +27,33 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 // on the server) pick their production builds, not the development ones meant for debugging. Set before anything loads.
 process.env.NODE_ENV ??= 'production';
 
-/** Headers every answer carries. */
+/** Headers every answer carries, whatever it is: no sniffing of its type, and HTTPS only when the shop is on it. */
 export function securityHeaders({ https }) {
   return {
     'x-content-type-options': 'nosniff',
-    'referrer-policy': 'strict-origin-when-cross-origin',
-    'x-frame-options': 'DENY',
-    'cross-origin-opener-policy': 'same-origin',
     ...(https ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
   };
+}
+
+/**
+ * Headers only a document heeds, sent with documents alone (with the Content-Security-Policy): a script, a picture or a
+ * JSON answer is never framed, never has links to send a referrer from, nor a window to open; the 1.4 KB policy on
+ * each of them was as large as a brotli-compressed product picture (1.1-2.2 KB) and sent uncompressed (HTTP/1.1).
+ */
+export const DOCUMENT_HEADERS = {
+  'referrer-policy': 'strict-origin-when-cross-origin',
+  'x-frame-options': 'DENY',
+  'cross-origin-opener-policy': 'same-origin',
+};
+
+/**
+ * Whether an answer is a document, or might be shown as one: HTML, or a body that does not say what it is (an error
+ * in plain words, a redirect). A 304 or 204 is not: it has no body, and a 304 leaves the headers the browser stored.
+ */
+export function isDocument(status, contentType) {
+  if (status === 304 || status === 204) return false;
+  if (contentType === undefined || String(contentType).trim() === '') return true;
+  return /^\s*(text\/html|application\/xhtml\+xml)\s*(;|$)/i.test(String(contentType));
 }
 
 /** Every HTML file under `dir`. */
@@ -75,10 +93,6 @@ function framingForbidden(policy) {
   return policy.includes('frame-ancestors') ? policy : `${policy.replace(/;\s*$/, '')}; frame-ancestors 'none'`;
 }
 
-/**
- * Wraps a Node request handler so every answer carries the security headers and the CSP. Without `stripe`, Stripe's
- * origins are taken out of every policy sent (see scripts/csp.mjs).
- */
 /** Answers slower than this are reported on stderr with their method, path, status and time. */
 export const SLOW_ANSWER_MS = 2000;
 
@@ -106,22 +120,40 @@ export function onThisSite(location) {
   return typeof location === 'string' && location.startsWith('/') ? `/${location.replace(/^[/\\\s]+/, '')}` : location;
 }
 
+/**
+ * Wraps a Node request handler so every answer carries the security headers, and every document (isDocument) the
+ * document headers and the CSP. Without `stripe`, Stripe's origins are taken out of every policy sent (see
+ * scripts/csp.mjs).
+ */
 export function withSecurityHeaders(handler, { policy: pagesPolicy, https, stripe = false }) {
   const headers = securityHeaders({ https });
   const allowed = (value) => (stripe ? value : withoutStripe(value));
   const policy = allowed(pagesPolicy);
   return (req, res) => {
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-    // Astro sends its own policy for on-demand pages (in writeHead's headers): keep it, and forbid framing in it too.
     const writeHead = res.writeHead;
     res.writeHead = function (status, ...rest) {
+      // Headers given to writeHead itself (Astro gives them all there) win over those set before.
       const given = rest.find((arg) => arg && typeof arg === 'object' && !Array.isArray(arg));
-      const existing = given?.['content-security-policy'] ?? res.getHeader('content-security-policy');
-      const value = existing === undefined ? policy : framingForbidden(allowed(String(existing)));
-      if (given && 'content-security-policy' in given) given['content-security-policy'] = value;
-      else res.setHeader('content-security-policy', value);
-      if (given && 'location' in given) given.location = onThisSite(given.location);
-      else if (res.getHeader('location') !== undefined) res.setHeader('location', onThisSite(res.getHeader('location')));
+      const givenName = (name) => (given ? Object.keys(given).find((key) => key.toLowerCase() === name) : undefined);
+      const header = (name) => {
+        const key = givenName(name);
+        return key === undefined ? res.getHeader(name) : given[key];
+      };
+      /** Sets a header where the answer will take it from. */
+      const put = (name, value) => {
+        const key = givenName(name);
+        if (key === undefined) res.setHeader(name, value);
+        else given[key] = value;
+      };
+      if (isDocument(status, header('content-type'))) {
+        for (const [name, value] of Object.entries(DOCUMENT_HEADERS)) if (header(name) === undefined) put(name, value);
+        // Astro sends its own policy for on-demand pages: keep it, and forbid framing in it too.
+        const existing = header('content-security-policy');
+        put('content-security-policy', existing === undefined ? policy : framingForbidden(allowed(String(existing))));
+      }
+      const location = header('location');
+      if (location !== undefined) put('location', onThisSite(location));
       return writeHead.call(this, status, ...rest);
     };
     handler(req, res);
