@@ -230,6 +230,29 @@ describe('on-demand answers are compressed for clients that accept it', () => {
     expect(events).toMatch(/data: bye\n\n$/);
   });
 
+  it('a client that leaves half-way through a streamed page costs nothing but the page', async () => {
+    let closed: () => void = () => {};
+    const gone = new Promise<void>((resolve) => {
+      closed = resolve;
+    });
+    http
+      .get({ host: '127.0.0.1', port, path: '/page-streamed', headers: { 'accept-encoding': 'br' } }, (res) => {
+        res.once('data', () => {
+          res.destroy();
+          // The handler writes the rest into an answer whose client has gone.
+          setTimeout(() => {
+            release();
+            closed();
+          }, 50);
+        });
+      })
+      .on('error', () => {});
+    await gone;
+    await sleep(100);
+    // Still answering.
+    expect((await request('/json-large', { 'accept-encoding': 'br' })).status).toBe(200);
+  });
+
   it('calls back a write once it is sent (how Astro ends an answer that failed half-way)', async () => {
     const answer = await request('/write-callback', { 'accept-encoding': 'br' });
     expect(answer.status).toBe(500);
