@@ -1,5 +1,6 @@
 // @ts-check
 import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
@@ -50,6 +51,22 @@ const clientChunks = {
   },
 };
 
+/**
+ * Once the build is written: the SVG pictures minified and every text file worth it precompressed (brotli and gzip,
+ * at their best levels) beside itself, for scripts/serve.mjs to send by negotiation (scripts/precompress.mjs). Listed
+ * last, so that what other integrations write as the build ends (the sitemap) is compressed too.
+ * @type {import('astro').AstroIntegration}
+ */
+const precompressed = {
+  name: 'aurelia:precompress',
+  hooks: {
+    'astro:build:done': async ({ dir, logger }) => {
+      const { optimiseBuild } = await import('./scripts/precompress.mjs');
+      logger.info(await optimiseBuild(fileURLToPath(dir)));
+    },
+  },
+};
+
 // Pages that only make sense for a signed-in shopper stay out of the sitemap, and so does the admin (it answers 404 to
 // everyone else, and is not to be found).
 const PRIVATE_PAGES = ['/wishlist', '/orders', '/admin'];
@@ -63,7 +80,11 @@ export default defineConfig({
   // the adapter refuses any body over 1 MiB as a backstop for code that reads one otherwise.
   // Middleware mode: scripts/serve.mjs serves the built files itself and sends /api straight to the app.
   adapter: node({ mode: 'middleware', bodySizeLimit: 1024 * 1024 }),
-  integrations: [react(), sitemap({ filter: (page) => !PRIVATE_PAGES.some((p) => new URL(page).pathname.startsWith(p)) })],
+  integrations: [
+    react(),
+    sitemap({ filter: (page) => !PRIVATE_PAGES.some((p) => new URL(page).pathname.startsWith(p)) }),
+    precompressed,
+  ],
   // Every product picture is hand-drawn SVG: nothing to rasterise, so no sharp.
   image: { service: passthroughImageService() },
   // No code blocks in the catalogue; Shiki's inline styles would not pass the CSP anyway.

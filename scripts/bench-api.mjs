@@ -5,7 +5,13 @@
 // autocannon and prints a table.
 // `--write` also replaces the "API under load" section of docs/performance.md.
 //
+// Every request sends the Accept-Encoding a browser sends, so answers are compressed as a shopper's would be. The page
+// rows (a built page, a product page, and the on-demand /orders) measure what serving pages costs.
+// `--checkout DIR` measures another checkout's build with its own server (built there first) under the same script and
+// conditions, to compare with the commit before a change.
+//
 //   npm run bench:api [-- --postgres postgres://…/scratch] [-- --write] [-- --duration 10] [-- --label after]
+//                     [-- --checkout DIR] [-- --only text]
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -24,12 +30,16 @@ const write = args.includes('--write');
 const duration = Number(option('--duration') ?? 10);
 const connections = Number(option('--connections') ?? 50);
 const label = option('--label') ?? 'after';
+const checkout = option('--checkout');
+/** What Chromium sends (over https, and to localhost): every request of the bench sends it too. */
+const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 
 const shop = await startShop({
   port: await freePort(),
   mailboxPort: await freePort(),
   databaseUrl,
   nodeFlags: (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+  ...(checkout ? { checkout } : {}),
 });
 const { origin, call } = shop;
 process.on('SIGINT', async () => {
@@ -139,10 +149,11 @@ async function signedInShopper(n = 0) {
   return (await shop.signedIn(`bench.${Date.now()}.${n}@example.com`)).cookie;
 }
 
-function run(title, { path, ...opts }) {
+function run(title, { path, expect: _expect, ...opts }) {
   return new Promise((resolve, reject) => {
     // autocannon takes the path as part of `url` (a top-level `path` is ignored and `/` measured instead).
-    autocannon({ url: `${origin}${path}`, connections, duration, ...opts }, (error, result) => {
+    const headers = { 'accept-encoding': BROWSER_ACCEPT_ENCODING, ...opts.headers };
+    autocannon({ url: `${origin}${path}`, connections, duration, ...opts, headers }, (error, result) => {
       if (error) reject(error);
       else resolve({ title, result });
     });
@@ -167,7 +178,13 @@ try {
     );
   let nextClient = 0;
   const eachOwnShopper = (headers) => ({
-    setupClient: (client) => client.setHeaders({ ...headers, origin, cookie: cookies[nextClient++ % cookies.length] }),
+    setupClient: (client) =>
+      client.setHeaders({
+        'accept-encoding': BROWSER_ACCEPT_ENCODING,
+        ...headers,
+        origin,
+        cookie: cookies[nextClient++ % cookies.length],
+      }),
   });
   const memoryAtStart = residentMiB(shop.pid);
   // Warm the JIT and the database's caches, so the first measured run is not the cold one.
@@ -186,13 +203,16 @@ try {
       body: JSON.stringify({ productId: 4 }),
       setupRequest: (req, context) => {
         context.cookie = free.pop();
-        return { ...req, headers: { ...json, origin, cookie: context.cookie } };
+        return { ...req, headers: { 'accept-encoding': BROWSER_ACCEPT_ENCODING, ...json, origin, cookie: context.cookie } };
       },
     },
     {
       method: 'DELETE',
       path: '/api/favorites/4',
-      setupRequest: (req, context) => ({ ...req, headers: { origin, cookie: context.cookie } }),
+      setupRequest: (req, context) => ({
+        ...req,
+        headers: { 'accept-encoding': BROWSER_ACCEPT_ENCODING, origin, cookie: context.cookie },
+      }),
       onResponse: (_status, _body, context) => free.push(context.cookie),
     },
   ];
@@ -224,17 +244,30 @@ try {
       'signed-in PUT /api/cart (3 lines), one shopper',
       { path: '/api/cart', method: 'PUT', headers: { ...signedIn, ...json }, body: cart },
     ],
+    // Pages: two built ones (a file from disk, in the encoding asked for) and one rendered per request.
+    ['GET / (built page)', { path: '/', expect: 'text/html' }],
+    ['GET /product/3 (built page)', { path: '/product/3', expect: 'text/html' }],
+    [
+      `signed-in GET /orders (on-demand page), ${connections} shoppers`,
+      { path: '/orders', expect: 'text/html', ...eachOwnShopper({}) },
+    ],
   ];
   const results = [];
   // `--only text` measures only the rows whose title contains it (after the floor, which every ratio needs).
   const only = option('--only');
   for (const [title, opts] of scenarios.filter(([t], i) => !only || i < 2 || t.includes(only))) {
-    // One request by hand first: a scenario that answers an error or a page instead of JSON would measure nothing real.
+    // One request by hand first: a scenario that answers an error, or a page where JSON was meant (or JSON where a page
+    // was), would measure nothing real.
     const first = opts.requests?.[0] ?? opts;
     const own = opts.setupClient || opts.requests ? { origin, cookie: cookies[0], ...(first.body ? json : {}) } : {};
     const headers = { ...first.headers, ...own };
-    const probe = await fetch(`${origin}${first.path}`, { method: first.method ?? 'GET', headers, body: first.body });
-    if (!probe.ok || !(probe.headers.get('content-type') ?? '').startsWith('application/json'))
+    const probe = await fetch(`${origin}${first.path}`, {
+      method: first.method ?? 'GET',
+      headers,
+      body: first.body,
+      redirect: 'manual',
+    });
+    if (!probe.ok || !(probe.headers.get('content-type') ?? '').startsWith(opts.expect ?? 'application/json'))
       throw new Error(`${title}: HTTP ${probe.status} ${probe.headers.get('content-type')} before the run`);
     for (const then of opts.requests?.slice(1) ?? []) await fetch(`${origin}${then.path}`, { method: then.method, headers: own });
     process.stdout.write(`${title}… `);

@@ -12,10 +12,12 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Starts the shop on `port` with its dev mailbox on `mailboxPort`; `adminEmails` may use /admin. On a fresh embedded
- * database, or on PostgreSQL at `databaseUrl`; `nodeFlags` are given to the server's Node (e.g. --cpu-prof).
- * @param {{ port: number, mailboxPort: number, adminEmails?: string[], databaseUrl?: string, nodeFlags?: string[] }} options
+ * database, or on PostgreSQL at `databaseUrl`; `nodeFlags` are given to the server's Node (e.g. --cpu-prof). `checkout`
+ * serves another checkout's build with its own scripts/serve.mjs (built there first), to compare with an earlier
+ * commit under the same conditions; by default this one.
+ * @param {{ port: number, mailboxPort: number, adminEmails?: string[], databaseUrl?: string, nodeFlags?: string[], checkout?: string }} options
  */
-export async function startShop({ port, mailboxPort, adminEmails = [], databaseUrl, nodeFlags = [] }) {
+export async function startShop({ port, mailboxPort, adminEmails = [], databaseUrl, nodeFlags = [], checkout = root }) {
   const origin = `http://127.0.0.1:${port}`;
   const mailbox = `http://127.0.0.1:${mailboxPort}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-shop-'));
@@ -31,8 +33,8 @@ export async function startShop({ port, mailboxPort, adminEmails = [], databaseU
   };
   delete env.DATABASE_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...nodeFlags, join(root, 'scripts/serve.mjs')], {
-    cwd: root,
+  const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...nodeFlags, join(checkout, 'scripts/serve.mjs')], {
+    cwd: checkout,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

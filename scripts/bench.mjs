@@ -1,10 +1,11 @@
 // The whole benchmark, each part writing its own section of docs/performance.md:
 // 1. Lighthouse on every page, the checkout stages and the admin, and interaction latency on a phone profile
 //    (scripts/bench-lighthouse.mjs, which also builds the shop);
-// 2. cold start: from starting the built shop (`npm start` on a built tree) to its first page, on a fresh embedded
+// 2. bytes on the wire: what a phone downloads on a first visit to / and /product/3 (scripts/bench-bytes.mjs);
+// 3. cold start: from starting the built shop (`npm start` on a built tree) to its first page, on a fresh embedded
 //    database (migrations and catalogue sync included) and again on the same one (a restart);
-// 3. the API under load on PGlite, and on PostgreSQL when TEST_DATABASE_URL (or BENCH_DATABASE_URL) is set, in a
-//    scratch database created for the run and dropped after it (scripts/bench-api.mjs).
+// 4. the API (and pages) under load on PGlite, and on PostgreSQL when TEST_DATABASE_URL (or BENCH_DATABASE_URL) is set,
+//    in a scratch database created for the run and dropped after it (scripts/bench-api.mjs).
 //
 //   npm run bench [-- --skip-lighthouse] [-- --duration 10]
 import { spawn, spawnSync } from 'node:child_process';
@@ -106,6 +107,7 @@ async function onPostgres(url) {
 
 if (!args.includes('--skip-lighthouse')) step('scripts/bench-lighthouse.mjs');
 else step('node_modules/astro/bin/astro.mjs', ['build']);
+step('scripts/bench-bytes.mjs', ['--write']);
 await coldStart();
 step('scripts/bench-api.mjs', ['--write', ...passOn]);
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;

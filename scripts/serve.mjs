@@ -1,8 +1,10 @@
 // Serves the built shop (dist/) with what Astro's standalone server leaves out:
 // - the server's configuration and ports start BEFORE it listens: a bad configuration, an unreachable database or a
 //   second server on the same data directory exits non-zero with the message, instead of answering 500s;
-// - security headers on every answer, pre-rendered pages included (CSP with frame-ancestors, nosniff, Referrer-Policy,
-//   X-Frame-Options, HSTS when the public origin is https);
+// - security headers: nosniff on every answer (and HSTS when the public origin is https); on every document, pre-rendered
+//   pages included, the CSP with frame-ancestors, Referrer-Policy, X-Frame-Options and COOP;
+// - compression: the built files in the encoding the browser accepts, from the brotli and gzip files the build wrote
+//   beside them (scripts/precompress.mjs); on-demand pages and JSON compressed as they are sent (scripts/compress.mjs);
 // - time limits on slow clients (headers, whole request), so a body that never arrives does not hold a connection;
 // - a line on stderr for every answer slower than SLOW_ANSWER_MS, so a stall shows where it happened;
 // - the built files, served here rather than by Astro's standalone server, so that /api requests go straight to the
@@ -12,10 +14,12 @@
 // HOST and PORT choose where (default 127.0.0.1:4321).
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
-import { join, posix, resolve, sep } from 'node:path';
+import { extname, join, posix, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import send from 'send';
+import { compressing, negotiateEncoding } from './compress.mjs';
 import { withoutStripe } from './csp.mjs';
+import { ENCODINGS, TEXT_TYPES } from './precompress.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -23,15 +27,33 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 // on the server) pick their production builds, not the development ones meant for debugging. Set before anything loads.
 process.env.NODE_ENV ??= 'production';
 
-/** Headers every answer carries. */
+/** Headers every answer carries, whatever it is: no sniffing of its type, and HTTPS only when the shop is on it. */
 export function securityHeaders({ https }) {
   return {
     'x-content-type-options': 'nosniff',
-    'referrer-policy': 'strict-origin-when-cross-origin',
-    'x-frame-options': 'DENY',
-    'cross-origin-opener-policy': 'same-origin',
     ...(https ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
   };
+}
+
+/**
+ * Headers only a document heeds, sent with documents alone (with the Content-Security-Policy): a script, a picture or a
+ * JSON answer is never framed, never has links to send a referrer from, nor a window to open; the 1.4 KB policy on
+ * each of them was as large as a brotli-compressed product picture (1.1-2.2 KB) and sent uncompressed (HTTP/1.1).
+ */
+export const DOCUMENT_HEADERS = {
+  'referrer-policy': 'strict-origin-when-cross-origin',
+  'x-frame-options': 'DENY',
+  'cross-origin-opener-policy': 'same-origin',
+};
+
+/**
+ * Whether an answer is a document, or might be shown as one: HTML, or a body that does not say what it is (an error
+ * in plain words, a redirect). A 304 or 204 is not: it has no body, and a 304 leaves the headers the browser stored.
+ */
+export function isDocument(status, contentType) {
+  if (status === 304 || status === 204) return false;
+  if (contentType === undefined || String(contentType).trim() === '') return true;
+  return /^\s*(text\/html|application\/xhtml\+xml)\s*(;|$)/i.test(String(contentType));
 }
 
 /** Every HTML file under `dir`. */
@@ -71,10 +93,6 @@ function framingForbidden(policy) {
   return policy.includes('frame-ancestors') ? policy : `${policy.replace(/;\s*$/, '')}; frame-ancestors 'none'`;
 }
 
-/**
- * Wraps a Node request handler so every answer carries the security headers and the CSP. Without `stripe`, Stripe's
- * origins are taken out of every policy sent (see scripts/csp.mjs).
- */
 /** Answers slower than this are reported on stderr with their method, path, status and time. */
 export const SLOW_ANSWER_MS = 2000;
 
@@ -102,22 +120,40 @@ export function onThisSite(location) {
   return typeof location === 'string' && location.startsWith('/') ? `/${location.replace(/^[/\\\s]+/, '')}` : location;
 }
 
+/**
+ * Wraps a Node request handler so every answer carries the security headers, and every document (isDocument) the
+ * document headers and the CSP. Without `stripe`, Stripe's origins are taken out of every policy sent (see
+ * scripts/csp.mjs).
+ */
 export function withSecurityHeaders(handler, { policy: pagesPolicy, https, stripe = false }) {
   const headers = securityHeaders({ https });
   const allowed = (value) => (stripe ? value : withoutStripe(value));
   const policy = allowed(pagesPolicy);
   return (req, res) => {
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-    // Astro sends its own policy for on-demand pages (in writeHead's headers): keep it, and forbid framing in it too.
     const writeHead = res.writeHead;
     res.writeHead = function (status, ...rest) {
+      // Headers given to writeHead itself (Astro gives them all there) win over those set before.
       const given = rest.find((arg) => arg && typeof arg === 'object' && !Array.isArray(arg));
-      const existing = given?.['content-security-policy'] ?? res.getHeader('content-security-policy');
-      const value = existing === undefined ? policy : framingForbidden(allowed(String(existing)));
-      if (given && 'content-security-policy' in given) given['content-security-policy'] = value;
-      else res.setHeader('content-security-policy', value);
-      if (given && 'location' in given) given.location = onThisSite(given.location);
-      else if (res.getHeader('location') !== undefined) res.setHeader('location', onThisSite(res.getHeader('location')));
+      const givenName = (name) => (given ? Object.keys(given).find((key) => key.toLowerCase() === name) : undefined);
+      const header = (name) => {
+        const key = givenName(name);
+        return key === undefined ? res.getHeader(name) : given[key];
+      };
+      /** Sets a header where the answer will take it from. */
+      const put = (name, value) => {
+        const key = givenName(name);
+        if (key === undefined) res.setHeader(name, value);
+        else given[key] = value;
+      };
+      if (isDocument(status, header('content-type'))) {
+        for (const [name, value] of Object.entries(DOCUMENT_HEADERS)) if (header(name) === undefined) put(name, value);
+        // Astro sends its own policy for on-demand pages: keep it, and forbid framing in it too.
+        const existing = header('content-security-policy');
+        put('content-security-policy', existing === undefined ? policy : framingForbidden(allowed(String(existing))));
+      }
+      const location = header('location');
+      if (location !== undefined) put('location', onThisSite(location));
       return writeHead.call(this, status, ...rest);
     };
     handler(req, res);
@@ -158,14 +194,40 @@ export function answeringClientErrors(server) {
 /** Whether a path is for the app alone: /api is only ever answered by its endpoints, never from a file. */
 const forTheApp = (path) => path === '/api' || path.startsWith('/api/');
 
+/** The files under `root` ('/about.html'), and the encodings the build wrote beside each (['br', 'gzip']). */
+function builtFiles(root) {
+  const files = new Set();
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true }))
+    if (entry.isFile()) files.add(`/${relative(root, join(entry.parentPath, entry.name)).split(sep).join('/')}`);
+  const encoded = new Map();
+  for (const file of files) {
+    if (!Object.hasOwn(TEXT_TYPES, extname(file))) continue;
+    const encodings = Object.entries(ENCODINGS)
+      .filter(([, suffix]) => files.has(`${file}${suffix}`))
+      .map(([encoding]) => encoding);
+    if (encodings.length > 0) encoded.set(file, encodings);
+  }
+  return { files, encoded };
+}
+
+/** ETag of a file as `send` makes it (size and modification time), with the encoding of the bytes named. */
+const encodedEtag = (stat, encoding) => `W/"${stat.size.toString(16)}-${stat.mtime.getTime().toString(16)}-${encoding}"`;
+
 /**
  * Serves the built files in `client` (dist/client), and hands `app` (Astro's handler, middleware mode) every request
  * for /api and every path no file answers, as Astro's standalone server does for this build (trailingSlash 'never',
  * build.format 'file'): /about is about.html, /about/ redirects to /about, fingerprinted /_astro files are cached for
  * a year, dot files and paths outside `client` are never served.
+ *
+ * A file the build precompressed (scripts/precompress.mjs: file.br, file.gz beside it) is sent in the encoding the
+ * request accepts, brotli first (negotiateEncoding: q-values count, q=0 refuses), with that file's length, an ETag of
+ * its own (so a 304 answers for the encoding the browser holds) and `Vary: Accept-Encoding` on every answer for it,
+ * whichever encoding. A request with a Range gets the file itself: its byte ranges are the ones a client can reassemble.
+ * Which files were precompressed is read once, here: the build does not change under a running server.
  */
 export function withBuiltFiles(app, client) {
   const root = resolve(client);
+  const { files, encoded } = builtFiles(root);
   return (req, res) => {
     const url = req.url ?? '/';
     try {
@@ -192,28 +254,57 @@ export function withBuiltFiles(app, client) {
       return;
     }
     const pathname = posix.normalize(isDirectory && !path.endsWith('/') ? `${path}/index.html` : path);
-    const stream = send(req, pathname, {
-      root,
-      dotfiles: pathname.startsWith('/.well-known/') ? 'allow' : 'deny',
-      extensions: ['html'],
-    });
-    // Before a file is found, an error means there is none: the app answers (a page rendered on demand, or the 404
-    // page). After, it is a failure to read it.
-    let found = false;
-    stream.on('file', () => {
-      found = true;
-    });
-    stream.on('error', (error) => {
-      if (!found) return app(req, res);
-      const status = error.statusCode ?? error.status ?? 500;
-      if (status >= 500) console.error(String(error));
-      res.writeHead(status);
-      res.end(status >= 500 ? 'Internal server error' : '');
-    });
-    stream.on('stream', () => {
-      if (pathname.startsWith('/_astro/')) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
-    });
-    stream.pipe(res);
+    const dotfiles = pathname.startsWith('/.well-known/') ? 'allow' : 'deny';
+
+    // The file `send` would find for this path (the directory's index.html; itself; else with .html when it names no
+    // extension), if the build precompressed it. `built` is its URL path.
+    let built = pathname;
+    let encodings;
+    try {
+      const decoded = decodeURIComponent(pathname);
+      if (pathname.endsWith('/')) built = `${pathname}index.html`;
+      else if (!files.has(decoded) && extname(decoded) === '') built = `${pathname}.html`;
+      encodings = encoded.get(decodeURIComponent(built));
+    } catch {}
+    const type = TEXT_TYPES[/** @type {keyof typeof TEXT_TYPES} */ (extname(built))];
+
+    /** Sends `target` (a URL path under root); `missing` is called instead when there is no such file. */
+    function serveFile(target, options, { encoding, missing }) {
+      const stream = send(req, target, { root, dotfiles, ...options });
+      // Before a file is found, an error means there is none. After, it is a failure to read it.
+      let found = false;
+      stream.on('file', () => {
+        found = true;
+      });
+      stream.on('error', (error) => {
+        if (!found) return missing();
+        const status = error.statusCode ?? error.status ?? 500;
+        if (status >= 500) console.error(String(error));
+        res.writeHead(status);
+        res.end(status >= 500 ? 'Internal server error' : '');
+      });
+      // Set before `send` looks at conditional and range headers, so a 304 or a HEAD says them too.
+      stream.on('headers', (_res, _path, stat) => {
+        if (pathname.startsWith('/_astro/')) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+        if (!encodings) return;
+        res.setHeader('vary', 'Accept-Encoding');
+        res.setHeader('content-type', type);
+        if (encoding === 'identity') return;
+        res.setHeader('content-encoding', encoding);
+        res.setHeader('etag', encodedEtag(stat, encoding));
+      });
+      stream.pipe(res);
+    }
+
+    // Not found: the app answers (a page rendered on demand, or the 404 page).
+    const plain = () => serveFile(pathname, { extensions: ['html'] }, { encoding: 'identity', missing: () => app(req, res) });
+    if (!encodings) return plain();
+    const encoding = req.headers.range === undefined ? negotiateEncoding(req, encodings) : 'identity';
+    if (encoding === 'identity') return plain();
+    const suffix = ENCODINGS[/** @type {keyof typeof ENCODINGS} */ (encoding)];
+    // Ranges of the encoded bytes are not offered (a Range request gets the file itself); should the encoded file have
+    // gone since start-up, the file itself is sent.
+    serveFile(`${built}${suffix}`, { acceptRanges: false }, { encoding, missing: plain });
   };
 }
 
@@ -235,7 +326,8 @@ export async function serve({ host = process.env.HOST ?? '127.0.0.1', port = Num
   process.env.PORT = String(port);
   // The adapter's middleware mode: Astro's handler for what the app answers; withBuiltFiles serves the files.
   const { handler: app } = await import(pathToFileURL(join(root, 'dist/server/entry.mjs')).href);
-  const handler = withBuiltFiles(app, join(root, 'dist/client'));
+  // On-demand answers (pages, /api JSON) are compressed as they are sent; the built files were compressed at build time.
+  const handler = withBuiltFiles(compressing(app), join(root, 'dist/client'));
   const policy = policyFromPages(htmlFiles(join(root, 'dist/client')).map((file) => readFileSync(file, 'utf8')));
   // Stripe is configured when its keys are set (the server refuses to start with only some of them, see readiness).
   const stripe = (process.env.STRIPE_SECRET_KEY ?? '').trim() !== '';

@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import http from 'node:http';
 import { expect, test } from '@playwright/test';
 import { readDevMailbox } from '@/server/mail/dev-mailbox.server';
@@ -42,10 +43,12 @@ function raw(
 const errorMessage = (answer: RawAnswer) => (JSON.parse(answer.body) as { error: { message: string } }).error.message;
 
 test.describe('HTTP edge', () => {
-  test('every answer carries the security headers, pre-rendered pages included', async ({ request }) => {
-    for (const path of ['/', '/product/3', '/wishlist', '/no-such-page', '/favicon.svg', '/api/auth/session']) {
+  test('every document carries the security headers, pre-rendered and on-demand pages alike', async ({ request }) => {
+    // The 404 page and /admin (404 to a guest) are rendered on demand; the others are built files.
+    for (const path of ['/', '/product/3', '/wishlist', '/no-such-page', '/admin']) {
       const res = await request.get(path);
       const headers = res.headers();
+      expect(headers['content-type'], path).toMatch(/^text\/html/);
       expect(headers['x-content-type-options'], path).toBe('nosniff');
       expect(headers['x-frame-options'], path).toBe('DENY');
       expect(headers['referrer-policy'], path).toBe('strict-origin-when-cross-origin');
@@ -54,6 +57,19 @@ test.describe('HTTP edge', () => {
       expect(headers['strict-transport-security'], `${path}: no HSTS over plain http`).toBeUndefined();
       // The embedded default has no Stripe: no page may load its script, frames or API (scripts/csp.mjs).
       expect(headers['content-security-policy'], path).not.toContain('stripe.com');
+    }
+  });
+
+  test('scripts, pictures and JSON carry nosniff, and none of the headers only a document heeds', async ({ request }) => {
+    const assets = readdirSync(new URL('../../dist/client/_astro', import.meta.url));
+    const script = assets.find((f) => f.endsWith('.js'));
+    const picture = assets.find((f) => f.endsWith('.svg'));
+    for (const path of ['/favicon.svg', `/_astro/${script}`, `/_astro/${picture}`, '/api/auth/session', '/api/no-such-thing']) {
+      const headers = (await request.get(path)).headers();
+      expect(headers['content-type'], path).not.toMatch(/^text\/html/);
+      expect(headers['x-content-type-options'], path).toBe('nosniff');
+      for (const name of ['content-security-policy', 'x-frame-options', 'referrer-policy', 'cross-origin-opener-policy'])
+        expect(headers[name], `${path}: ${name}`).toBeUndefined();
     }
   });
 

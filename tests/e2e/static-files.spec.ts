@@ -1,10 +1,21 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
+import { allHydrated } from './islands';
+import { signedInShopper } from './session';
 
 // How the built files are served (scripts/serve.mjs): pages, their one URL each, long-lived caching for fingerprinted
-// assets, conditional and partial requests, nothing outside the build, and /api never looked for on disk.
+// assets, conditional and partial requests, nothing outside the build, and /api never looked for on disk; and how
+// every answer is compressed: the built files from the brotli and gzip files the build wrote beside them, on-demand
+// pages and JSON as they are sent.
 
-const asset = readdirSync(new URL('../../dist/client/_astro', import.meta.url)).find((f) => f.endsWith('.js'));
+const client = new URL('../../dist/client/', import.meta.url);
+const builtAssets = readdirSync(new URL('_astro', client));
+const asset = builtAssets.find((f) => f.endsWith('.js'));
+/** The largest script of the build (React), which every page loads. */
+const bigScript = builtAssets
+  .filter((f) => f.endsWith('.js'))
+  .sort((a, b) => statSync(new URL(`_astro/${b}`, client)).size - statSync(new URL(`_astro/${a}`, client)).size)[0];
+const sizeOf = (file: string) => String(statSync(new URL(file, client)).size);
 
 test.describe('static files', () => {
   test('pages answer at their one URL; a trailing slash redirects to it, keeping the query', async ({ request }) => {
@@ -62,4 +73,176 @@ test.describe('static files', () => {
     expect(unknown.status()).toBe(404);
     expect(unknown.headers()['content-type']).toBe('application/json; charset=utf-8');
   });
+});
+
+// Playwright's request sends its own Accept-Encoding unless told: every request below names the one it means.
+// Its answers' bodies come decoded; the headers say what went over the wire.
+test.describe('compression', () => {
+  test('a page and a script are sent in the encoding asked for, with the encoded length and Vary', async ({ request }) => {
+    const cases: [string, string | undefined, string][] = [
+      ['br, gzip', 'br', '.br'],
+      ['gzip, deflate, br, zstd', 'br', '.br'],
+      ['gzip', 'gzip', '.gz'],
+      ['br;q=0, gzip', 'gzip', '.gz'],
+      ['identity', undefined, ''],
+      ['', undefined, ''],
+    ];
+    for (const [path, file] of [
+      ['/', 'index.html'],
+      ['/product/3', 'product/3.html'],
+      [`/_astro/${bigScript}`, `_astro/${bigScript}`],
+    ] as const) {
+      const original = readFileSync(new URL(file, client));
+      for (const [accept, encoding, suffix] of cases) {
+        const res = await request.get(path, { headers: { 'accept-encoding': accept } });
+        const what = `${path} with Accept-Encoding "${accept}"`;
+        expect(res.status(), what).toBe(200);
+        expect(res.headers()['content-encoding'], what).toBe(encoding);
+        expect(res.headers().vary, what).toBe('Accept-Encoding');
+        expect(res.headers()['content-length'], what).toBe(sizeOf(`${file}${suffix}`));
+        expect((await res.body()).equals(original), what).toBe(true);
+      }
+    }
+  });
+
+  test('HEAD, a 304 for the encoding held, and a Range request (answered from the file itself)', async ({ request }) => {
+    const head = await request.head('/product/3', { headers: { 'accept-encoding': 'br' } });
+    expect(head.headers()['content-encoding']).toBe('br');
+    expect(head.headers()['content-length']).toBe(sizeOf('product/3.html.br'));
+    expect(await head.body()).toHaveLength(0);
+
+    const br = await request.get('/product/3', { headers: { 'accept-encoding': 'br' } });
+    const gzip = await request.get('/product/3', { headers: { 'accept-encoding': 'gzip' } });
+    const etag = br.headers().etag ?? '';
+    expect(etag).not.toBe(gzip.headers().etag);
+    const again = await request.get('/product/3', { headers: { 'accept-encoding': 'br', 'if-none-match': etag } });
+    expect(again.status()).toBe(304);
+    expect(again.headers().vary).toBe('Accept-Encoding');
+    const other = await request.get('/product/3', { headers: { 'accept-encoding': 'gzip', 'if-none-match': etag } });
+    expect(other.status()).toBe(200);
+    expect(other.headers()['content-encoding']).toBe('gzip');
+
+    const part = await request.get('/product/3', { headers: { 'accept-encoding': 'br, gzip', range: 'bytes=0-14' } });
+    expect(part.status()).toBe(206);
+    expect(part.headers()['content-encoding']).toBeUndefined();
+    expect(part.headers()['content-range']).toBe(`bytes 0-14/${sizeOf('product/3.html')}`);
+    expect(await part.text()).toBe('<!DOCTYPE html>');
+  });
+
+  test('on-demand JSON over 1 KB comes compressed when asked for, as it is when not; small JSON as it is', async ({
+    request,
+    baseURL,
+  }) => {
+    // A shopper's own pending review is in their reviews list: a long one makes the answer over 1 KB.
+    await signedInShopper(request, baseURL ?? '', 'Zip');
+    const comment = 'Rich and light at once; it sinks in fast and the scent stays gentle all day. '.repeat(20).trim();
+    const posted = await request.post('/api/reviews', { headers: { origin: baseURL ?? '' }, data: { productId: 3, comment } });
+    expect(posted.status()).toBe(201);
+    const reviews = (accept: string) => request.get('/api/reviews?productId=3', { headers: { 'accept-encoding': accept } });
+    const raw = await reviews('identity');
+    const rawLength = Number(raw.headers()['content-length'] ?? (await raw.body()).length);
+    expect(rawLength).toBeGreaterThan(1024);
+    expect(raw.headers()['content-encoding']).toBeUndefined();
+    expect(raw.headers().vary).toBe('Accept-Encoding');
+    const list = JSON.stringify(await raw.json());
+    expect(list).toContain(comment);
+    for (const [accept, encoding] of [
+      ['br, gzip', 'br'],
+      ['gzip', 'gzip'],
+    ] as const) {
+      const res = await reviews(accept);
+      expect(res.headers()['content-encoding'], accept).toBe(encoding);
+      expect(res.headers().vary, accept).toBe('Accept-Encoding');
+      expect(res.headers()['content-type'], accept).toBe('application/json; charset=utf-8');
+      expect(Number(res.headers()['content-length']), accept).toBeLessThan(rawLength / 2);
+      expect(JSON.stringify(await res.json()), accept).toBe(list);
+    }
+    const health = await request.get('/api/health', { headers: { 'accept-encoding': 'br' } });
+    expect(health.headers()['content-encoding']).toBeUndefined();
+  });
+
+  test('an on-demand page (the 404 page, streamed by Astro) comes whole in every encoding', async ({ request }) => {
+    const plain = await request.get('/no-such-page', { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.status()).toBe(404);
+    const page = await plain.text();
+    expect(page).toMatch(/^<!DOCTYPE html>[\s\S]*Not Found[\s\S]*<\/html>$/);
+    for (const [accept, encoding] of [
+      ['br', 'br'],
+      ['gzip', 'gzip'],
+    ] as const) {
+      const res = await request.get('/no-such-page', { headers: { 'accept-encoding': accept } });
+      expect(res.status(), accept).toBe(404);
+      expect(res.headers()['content-encoding'], accept).toBe(encoding);
+      expect(res.headers()['content-security-policy'], accept).toContain("frame-ancestors 'none'");
+      const text = await res.text();
+      expect(text, accept).toMatch(/^<!DOCTYPE html>[\s\S]*Not Found[\s\S]*<\/html>$/);
+    }
+  });
+
+  for (const path of ['/', '/product/3']) {
+    test(`${path}: no text answer over 1 KB reaches Chromium uncompressed`, async ({ page }) => {
+      const texts: Promise<string | undefined>[] = [];
+      page.on('response', (response) => {
+        texts.push(
+          (async () => {
+            const type = response.headers()['content-type'] ?? '';
+            if (!/^(text\/|application\/(json|javascript|xml|manifest\+json)|image\/svg\+xml)/.test(type)) return;
+            const body = await response.body().catch(() => undefined);
+            if (!body || body.length <= 1024) return;
+            const encoding = response.headers()['content-encoding'];
+            return encoding === 'br' || encoding === 'gzip' ? undefined : `${response.url()} (${type}, ${body.length} bytes)`;
+          })(),
+        );
+      });
+      await page.goto(path);
+      await page.locator('footer').scrollIntoViewIfNeeded();
+      await allHydrated(page);
+      await page.waitForLoadState('networkidle');
+      expect(texts.length).toBeGreaterThan(3);
+      expect((await Promise.all(texts)).filter(Boolean)).toEqual([]);
+    });
+  }
+});
+
+test('the minified product pictures render pixel for pixel as their sources', async ({ page }) => {
+  const sources = new URL('../../content/products/images/', import.meta.url);
+  const pairs = readdirSync(sources)
+    .filter((f) => f.endsWith('.svg'))
+    .map((f) => {
+      const built = builtAssets.find((b) => b.startsWith(`${f.slice(0, -4)}.`) && b.endsWith('.svg'));
+      return [f, built] as const;
+    });
+  expect(pairs.length).toBeGreaterThan(10);
+  const dataUrl = (svg: Buffer) => `data:image/svg+xml;base64,${svg.toString('base64')}`;
+  for (const [source, built] of pairs) {
+    expect(built, source).toBeDefined();
+    const a = dataUrl(readFileSync(new URL(source, sources)));
+    const b = dataUrl(readFileSync(new URL(`_astro/${built}`, client)));
+    expect(readFileSync(new URL(`_astro/${built}`, client)).length, source).toBeLessThanOrEqual(
+      readFileSync(new URL(source, sources)).length,
+    );
+    const differing = await page.evaluate(
+      async ({ first, second }) => {
+        const load = (src: string) =>
+          new Promise<HTMLImageElement>((resolve, reject) => {
+            const image = new Image();
+            image.onload = () => resolve(image);
+            image.onerror = reject;
+            image.src = src;
+          });
+        const pixels = async (src: string) => {
+          const canvas = new OffscreenCanvas(800, 800);
+          const context = canvas.getContext('2d');
+          context?.drawImage(await load(src), 0, 0, 800, 800);
+          return context?.getImageData(0, 0, 800, 800).data ?? new Uint8ClampedArray();
+        };
+        const [x, y] = [await pixels(first), await pixels(second)];
+        let count = 0;
+        for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) count++;
+        return count;
+      },
+      { first: a, second: b },
+    );
+    expect(differing, `${source} → ${built}`).toBe(0);
+  }
 });

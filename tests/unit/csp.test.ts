@@ -56,3 +56,74 @@ describe('Stripe in the Content-Security-Policy', () => {
     expect(sent({ stripe: true }, own)).toBe(`${own}; frame-ancestors 'none'`);
   });
 });
+
+/** Every header a wrapped handler's answer carries, for an answer of `type` (none when undefined) and `status`. */
+function answerHeaders(type: string | undefined, { status = 200, https = false, viaWriteHead = true } = {}) {
+  const headers = new Map<string, unknown>();
+  const res = {
+    setHeader: (name: string, value: unknown) => headers.set(name.toLowerCase(), value),
+    getHeader: (name: string) => headers.get(name.toLowerCase()),
+    writeHead(_status: number, extra?: Record<string, string>) {
+      if (extra) for (const [name, value] of Object.entries(extra)) headers.set(name.toLowerCase(), value);
+      return this;
+    },
+  };
+  const handler = withSecurityHeaders(
+    (_req: IncomingMessage, r: ServerResponse) => {
+      // Astro gives every header to writeHead; `send` sets them first, then writes the head.
+      if (viaWriteHead) r.writeHead(status, type ? { 'Content-Type': type } : {});
+      else {
+        if (type) r.setHeader('content-type', type);
+        r.writeHead(status);
+      }
+    },
+    { policy: policyFromPages([built]), https },
+  );
+  handler({} as IncomingMessage, res as unknown as ServerResponse);
+  return headers;
+}
+
+const DOCUMENT_ONLY = ['content-security-policy', 'x-frame-options', 'referrer-policy', 'cross-origin-opener-policy'];
+
+describe('which answers carry which headers', () => {
+  it.each([
+    ['text/html; charset=utf-8', 200],
+    ['text/html', 404],
+    ['TEXT/HTML;charset=UTF-8', 500],
+    ['application/xhtml+xml', 200],
+    [undefined, 400],
+    [undefined, 301],
+  ])('a document (%s, %i) gets the CSP forbidding framing, X-Frame-Options, Referrer-Policy and COOP', (type, status) => {
+    for (const viaWriteHead of [true, false]) {
+      const headers = answerHeaders(type, { status, viaWriteHead });
+      expect(headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(headers.get('x-frame-options')).toBe('DENY');
+      expect(headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+      expect(headers.get('cross-origin-opener-policy')).toBe('same-origin');
+      expect(headers.get('x-content-type-options')).toBe('nosniff');
+    }
+  });
+
+  it.each([
+    ['application/json; charset=utf-8', 200],
+    ['application/json; charset=utf-8', 404],
+    ['text/javascript; charset=utf-8', 200],
+    ['image/svg+xml', 200],
+    ['text/css; charset=utf-8', 200],
+    ['application/pdf', 200],
+    ['text/html; charset=utf-8', 304],
+    [undefined, 204],
+  ])('%s (%i) is no document: nosniff, and none of the document headers', (type, status) => {
+    for (const viaWriteHead of [true, false]) {
+      const headers = answerHeaders(type, { status, viaWriteHead });
+      expect(headers.get('x-content-type-options')).toBe('nosniff');
+      for (const name of DOCUMENT_ONLY) expect(headers.has(name), name).toBe(false);
+    }
+  });
+
+  it('HSTS is on every answer when the shop is on https, documents or not', () => {
+    for (const type of ['text/html', 'application/json', 'text/javascript'])
+      expect(answerHeaders(type, { https: true }).get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+    expect(answerHeaders('text/html').has('strict-transport-security')).toBe(false);
+  });
+});

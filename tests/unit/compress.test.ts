@@ -1,0 +1,261 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { brotliDecompressSync, createBrotliDecompress, createGunzip, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compressing } from '../../scripts/compress.mjs';
+
+// On-demand answers (Astro's pages and /api JSON) compressed as they are sent (scripts/compress.mjs), as Astro's
+// adapter writes them: writeHead with every header, the body in chunks, then end(), with no Content-Length.
+
+const json = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+const html = { 'content-type': 'text/html; charset=utf-8' };
+const large = JSON.stringify({
+  reviews: Array.from({ length: 40 }, (_, i) => ({ id: i, comment: `Lovely cream, number ${i}` })),
+});
+const small = JSON.stringify({ user: null });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Released by a client once it has decoded the first part of a streamed page. The handler waits for that (3 s at most)
+ * before it writes the rest; `releasedInTime` says whether the client released it, rather than the wait running out.
+ */
+let release: () => void = () => {};
+let releasedInTime = false;
+async function waitForClient() {
+  const outcome = await Promise.race([
+    new Promise<string>((resolve) => {
+      release = () => resolve('client');
+    }),
+    sleep(3000).then(() => 'timeout'),
+  ]);
+  release = () => {};
+  releasedInTime = outcome === 'client';
+}
+
+const routes: Record<string, (res: http.ServerResponse) => unknown> = {
+  '/json-large': (res) => res.writeHead(200, json).end(large),
+  '/json-large-chunks': (res) => {
+    res.writeHead(200, json);
+    for (let i = 0; i < large.length; i += 300) res.write(large.slice(i, i + 300));
+    res.end();
+  },
+  '/json-small': (res) => res.writeHead(200, json).end(small),
+  '/json-end-only': (res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end(large);
+  },
+  '/json-small-end-only': (res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end(small);
+  },
+  '/known-length': (res) => res.writeHead(200, { ...json, 'content-length': String(Buffer.byteLength(large)) }).end(large),
+  '/page-streamed': async (res) => {
+    res.writeHead(200, html);
+    res.write(`<!DOCTYPE html><title>Orders</title>${'<p>part one</p>'.repeat(100)}`);
+    await waitForClient();
+    res.write('<p>part two</p>');
+    res.end('</html>');
+  },
+  '/page-small-first': async (res) => {
+    res.writeHead(404, html);
+    res.write('<!DOCTYPE html><title>Not found</title>');
+    await waitForClient();
+    res.end(`${'<p>more</p>'.repeat(200)}</html>`);
+  },
+  '/events': async (res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.write(`data: ${'x'.repeat(2000)}\n\n`);
+    await waitForClient();
+    res.end('data: bye\n\n');
+  },
+  '/no-content': (res) => res.writeHead(204).end(),
+  '/not-modified': (res) => res.writeHead(304, { etag: '"a"', 'content-type': 'text/html' }).end(),
+  '/already-encoded': (res) => res.writeHead(200, { ...json, 'content-encoding': 'gzip' }).end('not really gzip'),
+  '/no-transform': (res) => res.writeHead(200, { ...json, 'cache-control': 'no-transform' }).end(large),
+  '/picture': (res) => res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(5000)),
+  '/write-callback': (res) => {
+    res.writeHead(500, html);
+    res.write('Internal server error', () => res.end());
+  },
+};
+
+let server: http.Server;
+let port: number;
+beforeAll(async () => {
+  server = http.createServer(
+    compressing((req, res) => {
+      const route = routes[(req.url ?? '').split('?')[0] ?? ''];
+      if (route) route(res);
+      else res.writeHead(404).end();
+    }),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+function request(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path, method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const text = (answer: Answer) => {
+  const encoding = answer.headers['content-encoding'];
+  if (encoding === 'br') return brotliDecompressSync(answer.body).toString();
+  if (encoding === 'gzip') return gunzipSync(answer.body).toString();
+  return answer.body.toString();
+};
+
+/**
+ * Reads a streamed answer decoded as it comes, releasing the server's handler once `first` has arrived; resolves to
+ * the whole text. The handler waits for that release (3 s at most), so the first part must arrive while it waits.
+ */
+function streamed(path: string, accept: string, first: string) {
+  return new Promise<{ headers: http.IncomingHttpHeaders; text: string }>((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path, headers: { 'accept-encoding': accept } }, (res) => {
+        const encoding = res.headers['content-encoding'];
+        const body =
+          encoding === 'br' ? res.pipe(createBrotliDecompress()) : encoding === 'gzip' ? res.pipe(createGunzip()) : res;
+        let received = '';
+        body.on('data', (chunk: Buffer) => {
+          received += chunk.toString();
+          if (received.includes(first)) release();
+        });
+        body.on('end', () => resolve({ headers: res.headers, text: received }));
+        body.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+describe('on-demand answers are compressed for clients that accept it', () => {
+  it.each([
+    ['/json-large', 'br, gzip', 'br'],
+    ['/json-large', 'gzip, deflate, br, zstd', 'br'],
+    ['/json-large', 'gzip', 'gzip'],
+    ['/json-large', 'br;q=0, gzip', 'gzip'],
+    ['/json-large', 'identity', undefined],
+    ['/json-large', 'gzip;q=0, br;q=0', undefined],
+    ['/json-large-chunks', 'br', 'br'],
+    ['/json-end-only', 'br', 'br'],
+    ['/known-length', 'gzip', 'gzip'],
+  ])('%s with Accept-Encoding "%s": %s', async (path, accept, encoding) => {
+    const answer = await request(path, { 'accept-encoding': accept });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-encoding']).toBe(encoding);
+    expect(answer.headers.vary).toBe('Accept-Encoding');
+    expect(answer.headers['cache-control'] ?? 'no-store').toBe('no-store');
+    expect(JSON.parse(text(answer))).toEqual(JSON.parse(large));
+    if (encoding) expect(answer.body.length).toBeLessThan(Buffer.byteLength(large) / 2);
+    // A body that came whole while its head was held back is compressed whole, and says its length.
+    if (encoding && ['/json-large', '/json-end-only'].includes(path))
+      expect(answer.headers['content-length']).toBe(String(answer.body.length));
+  });
+
+  it('a client that sends no Accept-Encoding gets JSON as it is', async () => {
+    const answer = await request('/json-large');
+    expect(answer.headers['content-encoding']).toBeUndefined();
+    expect(answer.body.toString()).toBe(large);
+  });
+
+  it('answers under 1 KB are sent as they are, with their length, even when their length was not given', async () => {
+    for (const path of ['/json-small', '/json-small-end-only']) {
+      const answer = await request(path, { 'accept-encoding': 'br, gzip' });
+      expect(answer.headers['content-encoding'], path).toBeUndefined();
+      expect(answer.headers['content-length'], path).toBe(String(Buffer.byteLength(small)));
+      expect(answer.body.toString(), path).toBe(small);
+    }
+  });
+
+  it('HEAD, 204 and 304 get no Content-Encoding (a HEAD still says Vary)', async () => {
+    const head = await request('/json-large', { 'accept-encoding': 'br' }, 'HEAD');
+    expect(head.headers['content-encoding']).toBeUndefined();
+    expect(head.headers.vary).toBe('Accept-Encoding');
+    for (const path of ['/no-content', '/not-modified']) {
+      const answer = await request(path, { 'accept-encoding': 'br' });
+      expect(answer.headers['content-encoding'], path).toBeUndefined();
+      expect(answer.body.length, path).toBe(0);
+    }
+  });
+
+  it('leaves alone what is encoded already, what says no-transform, and pictures', async () => {
+    const encoded = await request('/already-encoded', { 'accept-encoding': 'br' });
+    expect(encoded.headers['content-encoding']).toBe('gzip');
+    expect(encoded.body.toString()).toBe('not really gzip');
+    const kept = await request('/no-transform', { 'accept-encoding': 'br' });
+    expect(kept.headers['content-encoding']).toBeUndefined();
+    expect(kept.body.toString()).toBe(large);
+    const picture = await request('/picture', { 'accept-encoding': 'br' });
+    expect(picture.headers['content-encoding']).toBeUndefined();
+    expect(picture.body.length).toBe(5000);
+  });
+
+  it('a streamed page arrives as it is rendered: its first part is decoded before the rest is written', async () => {
+    for (const accept of ['br', 'gzip', 'identity']) {
+      const { headers, text: page } = await streamed('/page-streamed', accept, 'part one');
+      expect(releasedInTime, accept).toBe(true);
+      expect(headers['content-encoding'], accept).toBe(accept === 'identity' ? undefined : accept);
+      expect(page, accept).toMatch(/^<!DOCTYPE html>.*<p>part two<\/p><\/html>$/);
+    }
+  });
+
+  it('a page whose first part is small is not held back until it ends', async () => {
+    const { headers, text: page } = await streamed('/page-small-first', 'br', '<title>Not found</title>');
+    expect(releasedInTime).toBe(true);
+    expect(headers['content-encoding']).toBe('br');
+    expect(page).toMatch(/^<!DOCTYPE html><title>Not found<\/title>(<p>more<\/p>)+<\/html>$/);
+  });
+
+  it('Server-Sent Events are never compressed, and each event arrives as it is sent', async () => {
+    const { headers, text: events } = await streamed('/events', 'br, gzip', 'data: x');
+    expect(releasedInTime).toBe(true);
+    expect(headers['content-encoding']).toBeUndefined();
+    expect(events).toMatch(/data: bye\n\n$/);
+  });
+
+  it('a client that leaves half-way through a streamed page costs nothing but the page', async () => {
+    let closed: () => void = () => {};
+    const gone = new Promise<void>((resolve) => {
+      closed = resolve;
+    });
+    http
+      .get({ host: '127.0.0.1', port, path: '/page-streamed', headers: { 'accept-encoding': 'br' } }, (res) => {
+        res.once('data', () => {
+          res.destroy();
+          // The handler writes the rest into an answer whose client has gone.
+          setTimeout(() => {
+            release();
+            closed();
+          }, 50);
+        });
+      })
+      .on('error', () => {});
+    await gone;
+    await sleep(100);
+    // Still answering.
+    expect((await request('/json-large', { 'accept-encoding': 'br' })).status).toBe(200);
+  });
+
+  it('calls back a write once it is sent (how Astro ends an answer that failed half-way)', async () => {
+    const answer = await request('/write-callback', { 'accept-encoding': 'br' });
+    expect(answer.status).toBe(500);
+    expect(text(answer)).toBe('Internal server error');
+  });
+});
