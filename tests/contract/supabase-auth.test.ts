@@ -379,6 +379,28 @@ describe('Supabase Auth adapter against a GoTrue-speaking fake', () => {
     });
   });
 
+  it('sends the confirmation again for a sign-up still waiting, the link to the shop; any other address the same way', async () => {
+    const email = newEmail();
+    expect(
+      await auth.signUp({ email, password: PASSWORD, firstName: 'Ada', lastName: 'Byron' }, { origin: ORIGIN }),
+    ).toMatchObject({
+      ok: true,
+    });
+    await expect(auth.resendConfirmation(email.toUpperCase(), { origin: ORIGIN })).resolves.toBeUndefined();
+    const resend = fake.requests.findLast((r) => r.path === '/auth/v1/resend');
+    expect(resend?.body).toMatchObject({ email, type: 'signup' });
+    expect(resend?.query.redirect_to).toBe(`${ORIGIN}/api/auth/verify`);
+    expect(fake.emails.at(-1)).toMatchObject({ type: 'confirmation', to: email });
+    expect(fake.emails.filter((e) => e.to === email && e.type === 'confirmation').length).toBe(2);
+
+    // An unknown or a confirmed address: the same quiet answer, and no e-mail.
+    const confirmed = await signedUpAndConfirmed();
+    const sent = fake.emails.length;
+    await expect(auth.resendConfirmation('nobody@example.com', { origin: ORIGIN })).resolves.toBeUndefined();
+    await expect(auth.resendConfirmation(confirmed, { origin: ORIGIN })).resolves.toBeUndefined();
+    expect(fake.emails.length).toBe(sent);
+  });
+
   it('answers a reset request for an unknown e-mail the same way, and only logs an outage', async () => {
     await expect(auth.requestPasswordReset('nobody@example.com', { origin: ORIGIN })).resolves.toBeUndefined();
     expect(fake.emails.some((e) => e.to === 'nobody@example.com')).toBe(false);

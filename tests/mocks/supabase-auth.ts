@@ -348,6 +348,17 @@ export async function startFakeSupabaseAuth(options: FakeSupabaseAuthOptions = {
         return { status: 200, json: {} };
       }
 
+      case 'POST /resend': {
+        const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
+        if (!EMAIL.test(email)) throw new ApiError(400, 'validation_failed', 'Unable to validate email address: invalid format');
+        if (body.type !== 'signup' && body.type !== 'email_change')
+          throw new ApiError(400, 'validation_failed', 'Missing one of these types: signup, email_change, sms, phone_change');
+        const user = byEmail(email);
+        // A new link only for a sign-up still waiting; the same empty answer for any other address.
+        if (user && !user.emailConfirmedAt) issueToken(user, 'confirmation', pkce, redirectTo);
+        return { status: 200, json: {} };
+      }
+
       case 'POST /verify': {
         const type = body.type;
         const hash = body.token_hash;
