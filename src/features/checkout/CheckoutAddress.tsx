@@ -66,8 +66,10 @@ const holds = (fields: AddressFields, a: Omit<AddressFields, 'email'>) =>
   (['address', 'address2', 'city', 'state', 'zipCode'] as const).every((key) => fields[key].trim() === a[key].trim());
 
 /**
- * The address stage: name, e-mail, street, city, state (the 50 states) and ZIP; the country is the US. Continue is
- * enabled once every field is filled; a malformed e-mail or ZIP is named next to its field when Continue is pressed.
+ * The address stage: name, e-mail, street, an optional apartment or suite, city, state (the 50 states) and ZIP; the
+ * country is the US. Continue is enabled once every field but the apartment is filled; a malformed e-mail or ZIP is
+ * named next to its field when Continue is pressed. A signed-in shopper finds their name and e-mail filled in, and the
+ * address of their last order offered above the form.
  */
 export default function CheckoutAddress({ initial, onContinue }: CheckoutAddressProps) {
   const [fields, setFields] = useState(initial);
