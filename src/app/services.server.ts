@@ -2,7 +2,9 @@ import { getProducts } from '@/features/catalog/catalog.server';
 import { syncCatalogue } from '@/features/catalog/catalog-sync.server';
 import { labelJob, orderChangeEmailJob, orderEmailJob, shippedEmailJob } from '@/features/checkout/fulfilment.server';
 import { reconcilePayments } from '@/features/checkout/payment-events.server';
+import { soldOutRefundJob } from '@/features/checkout/sold-out.server';
 import { contactNoticeJob } from '@/features/contact/contact-notice.server';
+import { pruneHolds } from '@/features/stock/stock.server';
 import type { AddressPort } from '@/server/address/address.port';
 import { createAddressSuggestions } from '@/server/address/address.server';
 import type { AuthPort } from '@/server/auth/auth.port';
@@ -76,14 +78,15 @@ async function start(): Promise<Services> {
       'confirmation-resend': ({ email }) => auth.resendConfirmation(email, { origin: publicOrigin }),
       'contact-notice': contactNoticeJob({ db, mail, shopEmail: config.shopEmail, publicOrigin }),
       'order-change-email': orderChangeEmailJob({ db, mail, publicOrigin }),
+      'order-sold-out': soldOutRefundJob({ db, payments, shopEmail: config.shopEmail, publicOrigin }),
     } satisfies JobHandlers),
     { intervalMs: 5000 },
   );
   nudgeOutbox = () => worker.nudge();
-  const prune = setInterval(
-    () => pruneRateLimits(db).catch((error: unknown) => console.warn('[rate limits] prune failed:', error)),
-    3_600_000,
-  );
+  const prune = setInterval(() => {
+    pruneRateLimits(db).catch((error: unknown) => console.warn('[rate limits] prune failed:', error));
+    pruneHolds(db).catch((error: unknown) => console.warn('[stock] pruning lapsed holds failed:', error));
+  }, 3_600_000);
   prune.unref();
   // Payments that succeeded without an order (the server stopped in between, no webhook came) are found and recorded.
   const reconcile = setInterval(
