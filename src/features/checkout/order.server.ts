@@ -114,9 +114,12 @@ export async function startCheckout(
   if (previous) {
     if (previous.contentHash === contentHash) {
       // The same cart again (the shopper presses Pay, or pays again after a decline): its hold starts over, or, when
-      // the items went meanwhile, the payment is refused before the card is charged.
-      const hold = await holdStock(db, previous.checkoutId, lines);
-      if (!hold.held) return outOfStock(hold.counted, catalogue);
+      // the items went meanwhile, the payment is refused before the card is charged. A payment already under way or
+      // made is left to the sale, which decides when the order is recorded.
+      if (previous.intent.status === 'requires_payment_method' || previous.intent.status === 'requires_action') {
+        const hold = await holdStock(db, previous.checkoutId, lines);
+        if (!hold.held) return outOfStock(hold.counted, catalogue);
+      }
       return {
         ok: true,
         clientSecret: previous.intent.clientSecret,
