@@ -283,9 +283,10 @@ interface CheckoutRow {
  * the payment succeeded for the checkout's total (never the caller), then inserts the order, its lines, its label
  * and e-mail jobs and empties the shopper's saved cart in one transaction. The checkout's row lock makes concurrent
  * calls wait for the first; the unique payment_intent_id makes a second order impossible even across servers.
- * Stock is not checked again here: startCheckout refused out-of-stock lines before the payment was opened, and once
- * the shopper has paid, the order is recorded (a product marked out of stock by a rebuild in between is the shop's
- * to fulfil or refund, not a payment to lose).
+ * The catalogue's `inStock` is not checked again here: startCheckout refused such lines before the payment was opened,
+ * and once the shopper has paid, the order is recorded (a product marked out of stock by a rebuild in between is the
+ * shop's to fulfil or refund, not a payment to lose). Counted items are sold here, in the order's transaction
+ * (decision 007): a payment that outlived its hold, for items gone meanwhile, is recorded cancelled and refunded.
  */
 export async function recordOrder(
   db: Database,
