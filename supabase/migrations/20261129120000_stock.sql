@@ -1,7 +1,7 @@
 -- Stock counts that never oversell (decision 007). The owner may count a product, or for a product with colours and
 -- sizes each colour × size: an item with no row is unlimited, as every item was before. A checkout holds what it
 -- buys from the moment its payment is opened until a time limit; availability is what is on hand less the live holds.
--- A paid order turns its checkout's hold into a sale (on hand goes down, in the transaction that records the order).
+-- A paid checkout's hold becomes a sale (on hand goes down) once, just before its order is recorded.
 --
 -- Every table is server-only (RLS on, no policy): shoppers read availability through public.stock_available(), which
 -- answers numbers and nothing about whose checkout holds what; only the admin's paths (service_role) set counts.
@@ -43,22 +43,25 @@ create table public.stock_settings (
 insert into public.stock_settings default values;
 alter table public.stock_settings enable row level security;
 
--- What an order took from the counts, so that cancelling or refunding it can put exactly that back, once.
-create table public.order_stock (
-  order_id uuid not null references public.orders (id) on delete cascade,
+-- What a paid checkout took from the counts (its order is the checkout's order_id), written by the sale itself: a second
+-- sale of the same checkout finds it and takes nothing more, and cancelling or refunding the order puts exactly this
+-- back, once.
+create table public.stock_sales (
+  checkout_id uuid not null references public.checkouts (id) on delete cascade,
   product_id integer not null,
   color text not null default '',
   size text not null default '',
   quantity integer not null check (quantity > 0),
   -- The item as the shop named it when it was sold ('Clinical Scrubs (Blue, M)'), for the activity log.
   label text not null check (length(label) between 1 and 300),
+  sold_at timestamptz not null default now(),
   returned_at timestamptz,
-  primary key (order_id, product_id, color, size)
+  primary key (checkout_id, product_id, color, size)
 );
-alter table public.order_stock enable row level security;
+alter table public.stock_sales enable row level security;
 
-revoke all on public.stock_levels, public.stock_holds, public.stock_settings, public.order_stock from anon, authenticated;
-grant select, insert, update, delete on public.stock_levels, public.stock_holds, public.stock_settings, public.order_stock
+revoke all on public.stock_levels, public.stock_holds, public.stock_settings, public.stock_sales from anon, authenticated;
+grant select, insert, update, delete on public.stock_levels, public.stock_holds, public.stock_settings, public.stock_sales
   to service_role;
 
 -- A payment that succeeded after its hold had lapsed, for items that were gone by then: the order is recorded
@@ -139,23 +142,43 @@ begin
 end;
 $$;
 
--- Sells `p_lines` for the checkout, in the caller's transaction (the one recording the order): when every counted
--- line fits (its own hold does not count against it, whether or not it has lapsed), on hand goes down and the
--- checkout's hold is gone; otherwise nothing changes. Returns lock_stock's answer.
+-- Sells `p_lines` ([{product_id, color, size, quantity, label}]) for a checkout whose payment succeeded, once: one
+-- statement, so the counts are locked only for as long as it runs, not for the whole transaction that then records the
+-- order. It takes the checkout's row lock first, as recording its order does, so the two never overlap. When the
+-- order is already recorded, or the checkout already sold, it changes nothing and says so; otherwise, when every
+-- counted line fits (its own hold does not count against it, whether or not it has lapsed), on hand goes down, the
+-- checkout's hold is gone and stock_sales keeps what was taken. Returns {state: 'recorded' | 'sold' | 'short',
+-- counted: lock_stock's answer (for 'sold' by an earlier call: what that sale took)}.
 create function app_private.sell_stock(p_checkout uuid, p_lines jsonb) returns jsonb
 language plpgsql set search_path = ''
 as $$
 declare
-  v_counted jsonb := app_private.lock_stock(p_checkout, p_lines);
+  v_counted jsonb;
 begin
+  perform 1 from public.checkouts c where c.id = p_checkout for update;
+  if exists (select 1 from public.checkouts c where c.id = p_checkout and c.order_id is not null) then
+    return jsonb_build_object('state', 'recorded', 'counted', '[]'::jsonb);
+  end if;
+  if exists (select 1 from public.stock_sales t where t.checkout_id = p_checkout) then
+    return jsonb_build_object('state', 'sold', 'counted', (
+      select jsonb_agg(jsonb_build_object('productId', t.product_id, 'color', t.color, 'size', t.size,
+        'wanted', t.quantity, 'available', t.quantity)) from public.stock_sales t where t.checkout_id = p_checkout));
+  end if;
+  v_counted := app_private.lock_stock(p_checkout, p_lines);
   if app_private.stock_short(v_counted) then
-    return v_counted;
+    return jsonb_build_object('state', 'short', 'counted', v_counted);
   end if;
   update public.stock_levels s set on_hand = s.on_hand - (e ->> 'wanted')::int, updated_at = now()
     from jsonb_array_elements(v_counted) e
     where s.product_id = (e ->> 'productId')::int and s.color = e ->> 'color' and s.size = e ->> 'size';
+  insert into public.stock_sales (checkout_id, product_id, color, size, quantity, label)
+    select p_checkout, (e ->> 'productId')::int, e ->> 'color', e ->> 'size', (e ->> 'wanted')::int,
+      coalesce((select w.label from jsonb_to_recordset(p_lines) as w (product_id integer, color text, size text, label text)
+                 where w.product_id = (e ->> 'productId')::int and w.color = e ->> 'color' and w.size = e ->> 'size'
+                 limit 1), 'Product ' || (e ->> 'productId'))
+    from jsonb_array_elements(v_counted) e;
   delete from public.stock_holds h where h.checkout_id = p_checkout;
-  return v_counted;
+  return jsonb_build_object('state', 'sold', 'counted', v_counted);
 end;
 $$;
 
@@ -169,8 +192,9 @@ declare
   v_back jsonb;
 begin
   with back as (
-    update public.order_stock o set returned_at = now()
-    where o.order_id = p_order and o.returned_at is null
+    update public.stock_sales o set returned_at = now()
+    from public.checkouts c
+    where c.order_id = p_order and o.checkout_id = c.id and o.returned_at is null
     returning o.product_id, o.color, o.size, o.quantity, o.label
   )
   select coalesce(jsonb_agg(jsonb_build_object('productId', b.product_id, 'color', b.color, 'size', b.size,

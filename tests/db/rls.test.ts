@@ -630,13 +630,15 @@ const matrix = {
     update: { set: ['low_stock_threshold = 1000'], expect: serverOnly.update },
     delete: serverOnly.delete,
   }),
-  order_stock: policy({
-    key: `order_id::text || ':' || product_id`,
-    dependsOn: ['orders', 'order_items', 'order_labels'],
-    rows: { 'A’s': { order_id: orderA, product_id: 101, quantity: 2, label: 'Soap' } },
+  stock_sales: policy({
+    key: `checkout_id::text || ':' || product_id`,
+    dependsOn: ['checkouts'],
+    rows: {
+      'A’s checkout’s': { checkout_id: '00000000-0000-4000-8000-0000000000c1', product_id: 101, quantity: 2, label: 'Soap' },
+    },
     select: serverOnly.select,
     insert: {
-      rows: { row: { order_id: orderB, product_id: 202, quantity: 1, label: 'Shirt' } },
+      rows: { row: { checkout_id: '00000000-0000-4000-8000-0000000000c1', product_id: 202, quantity: 1, label: 'Shirt' } },
       expect: serverOnly.insertExpect,
     },
     update: { set: ['returned_at = now()', 'quantity = 100'], expect: serverOnly.update },

@@ -13,7 +13,7 @@ import { type PaymentIntentBody, recordOrder, startCheckout } from '@/features/c
 import { handlePaymentEvent } from '@/features/checkout/payment-events.server';
 import { quoteRates } from '@/features/checkout/rates.server';
 import { soldOutRefundJob } from '@/features/checkout/sold-out.server';
-import { HOLD_MINUTES, releaseHolds } from '@/features/stock/stock.server';
+import { HOLD_MINUTES, releaseHolds, sellStock } from '@/features/stock/stock.server';
 import { asService } from '@/server/db/roles.server';
 import type { MailMessage } from '@/server/mail/mail.port';
 import { JOBS } from '@/server/outbox/jobs.server';
@@ -183,7 +183,8 @@ describe(`stock on ${TEST_DATABASE_KIND}`, () => {
     expect(orders.size).toBe(3);
     expect(await onHand(soap())).toBe(0);
     const [taken] = await db.query<{ rows: number; quantity: number }>(
-      `select count(*)::int as rows, sum(quantity)::int as quantity from public.order_stock where order_id = any($1::uuid[])`,
+      `select count(*)::int as rows, sum(s.quantity)::int as quantity
+         from public.stock_sales s join public.checkouts c on c.id = s.checkout_id where c.order_id = any($1::uuid[])`,
       [[...orders]],
     );
     expect(taken).toEqual({ rows: 3, quantity: 3 });
@@ -202,6 +203,44 @@ describe(`stock on ${TEST_DATABASE_KIND}`, () => {
     expect(await available(blueM)).toBe(1);
     // The grey is held only with the blue it was bought with: the refused checkouts hold nothing.
     expect(await available(scrubs(1, 'grey', 'M'))).toBe(3);
+  });
+
+  it('a sale is made once per checkout: one made before a failed attempt to write the order is not made again', async () => {
+    await count(soap(), 5);
+    const paid = await started([soap(2)]);
+    await payments.confirm(paid.clientSecret, card);
+    const [checkout] = await db.query<{ id: string }>('select id from public.checkouts where payment_intent_id = $1', [
+      paid.paymentIntentId,
+    ]);
+    // What recordOrder does first, as if the server then died before the order's transaction committed.
+    expect(await sellStock(db, checkout?.id ?? '', [{ ...soap(2), label: 'Kojic Acid Soap' }])).toMatchObject({ state: 'sold' });
+    expect(await onHand(soap())).toBe(3);
+    // Even with nothing left now, the retry (the webhook, reconciliation) records the order it already sold.
+    await count(soap(), 0);
+    const recorded = await recordOrder(db, payments, paid.paymentIntentId);
+    expect(recorded).toMatchObject({ ok: true, order: { created: true } });
+    expect(recorded.ok && recorded.order.soldOut).toBeUndefined();
+    expect(await onHand(soap())).toBe(0);
+    // And once the order exists, the sale says so and takes nothing.
+    expect(await sellStock(db, checkout?.id ?? '', [soap(2)])).toEqual({ state: 'recorded', counted: [] });
+  });
+
+  it('a payment that does not match its checkout takes no stock', async () => {
+    await count(soap(), 5);
+    const paid = await started([soap(1)]);
+    await payments.confirm(paid.clientSecret, card);
+    const lying = {
+      ...payments,
+      retrieveIntent: async (id: string) => ({ ...(await payments.retrieveIntent(id)), amountCents: 1 }),
+    };
+    const error = console.error;
+    console.error = () => {};
+    try {
+      expect(await recordOrder(db, lying, paid.paymentIntentId)).toMatchObject({ ok: false, status: 409 });
+    } finally {
+      console.error = error;
+    }
+    expect(await onHand(soap())).toBe(5);
   });
 
   it('a hold that has lapsed no longer counts: the items are on sale again', async () => {
@@ -330,7 +369,8 @@ describe(`stock on ${TEST_DATABASE_KIND}`, () => {
     });
     expect(await onHand(scrubs(1, 'black', 'S'))).toBe(0);
     const [order] = await db.query<{ status: string; sold_out: unknown; taken: number }>(
-      `select status, sold_out, (select count(*)::int from public.order_stock s where s.order_id = o.id) as taken
+      `select status, sold_out, (select count(*)::int from public.stock_sales s join public.checkouts c on c.id = s.checkout_id
+                 where c.order_id = o.id) as taken
          from public.orders o where id = $1`,
       [orderId],
     );

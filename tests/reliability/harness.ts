@@ -158,7 +158,7 @@ export const WATCHED_TABLES = [
   'stock_holds',
   'stock_levels',
   'stock_settings',
-  'order_stock',
+  'stock_sales',
   'test_payment_intents',
   'test_refunds',
   'user_carts',

@@ -21,11 +21,11 @@ import {
   holdStock,
   itemLabel,
   keyOf,
-  recordTaken,
   releaseCheckout,
   sameItem,
   sellStock,
   shortfalls,
+  wasSold,
 } from '../stock/stock.server';
 import type { CheckoutRate } from './checkout';
 import { checkoutLines, chosenRate, parcelFor } from './rates.server';
@@ -285,8 +285,8 @@ interface CheckoutRow {
  * calls wait for the first; the unique payment_intent_id makes a second order impossible even across servers.
  * The catalogue's `inStock` is not checked again here: startCheckout refused such lines before the payment was opened,
  * and once the shopper has paid, the order is recorded (a product marked out of stock by a rebuild in between is the
- * shop's to fulfil or refund, not a payment to lose). Counted items are sold here, in the order's transaction
- * (decision 007): a payment that outlived its hold, for items gone meanwhile, is recorded cancelled and refunded.
+ * shop's to fulfil or refund, not a payment to lose). Counted items are sold here, once, just before the order is
+ * written (decision 007): a payment that outlived its hold, for items gone meanwhile, is recorded cancelled and refunded.
  */
 export async function recordOrder(
   db: Database,
@@ -295,13 +295,15 @@ export async function recordOrder(
   options: { onQueued?: () => void; userId?: string | null } = {},
 ): Promise<RecordResult> {
   const [known] = await serviceStatement<{
+    id: string;
     user_id: string | null;
     order_id: string | null;
+    lines: CheckoutLine[] | string;
     sold_out: SoldOutItem[] | string | null;
     total_cents: number;
   }>(
     db,
-    `select c.user_id, c.order_id, o.sold_out, c.total_cents
+    `select c.id, c.user_id, c.order_id, c.lines, o.sold_out, c.total_cents
        from public.checkouts c left join public.orders o on o.id = c.order_id
       where c.payment_intent_id = $1`,
     [paymentIntentId],
@@ -322,6 +324,18 @@ export async function recordOrder(
       message: intent.lastError ?? CHECKOUT_PROBLEMS.notPaid,
     };
   }
+  // A checkout's amounts never change once its payment has succeeded, so a mismatch found now stays one: it takes no
+  // stock (checked again below, under the lock, before anything is written).
+  if (!paidInFull(intent, known.total_cents)) return mismatched(intent, known.id, known.total_cents);
+
+  // The hold becomes a sale, once, before the order is written: a statement of its own, so the counts of a popular item
+  // are locked only while it runs, not while every order of it is written one after another. A payment that outlived
+  // its hold gets the items when they are still there; when they are not, the order is recorded cancelled and the
+  // payment refunded (the 'order-sold-out' job), so nobody pays for what the shop does not have. Should the order's
+  // transaction then fail, the sale stays recorded for the checkout and the next call (a retry, the webhook,
+  // reconciliation) takes nothing more.
+  const lines = jsonColumn<CheckoutLine[]>(known.lines);
+  const sale = await sellStock(db, known.id, lines);
 
   const result = await asService(db, async (tx): Promise<RecordResult> => {
     const [checkout] = await tx.query<CheckoutRow>(
@@ -338,22 +352,24 @@ export async function recordOrder(
       );
       return { ok: true, order: recorded(checkout.order_id, false, order && soldOutMessage(order)) };
     }
-    if (intent.amountCents !== checkout.total_cents || intent.currency !== 'usd') {
-      console.error(
-        `[checkout] payment ${intent.id} succeeded for ${intent.amountCents} ${intent.currency} but checkout ${checkout.id} totals ${checkout.total_cents} usd: no order recorded`,
-      );
-      return { ok: false, status: 409, message: CHECKOUT_PROBLEMS.mismatch };
-    }
-    // The hold becomes a sale here, in the order's transaction, exactly once (the checkout's lock). A payment that
-    // outlived its hold gets the items when they are still there; when they are not, the order is recorded
-    // cancelled and the payment refunded (the 'order-sold-out' job), so nobody pays for what the shop does not have.
-    const lines = jsonColumn<CheckoutLine[]>(checkout.lines);
-    const sale = await sellStock(tx, checkout.id, lines);
-    const soldOut = sale.held ? null : soldOutItems(sale.counted, lines);
-    return { ok: true, order: await insertOrder(tx, checkout, paymentIntentId, { taken: sale.counted, soldOut }) };
+    if (!paidInFull(intent, checkout.total_cents)) return mismatched(intent, checkout.id, checkout.total_cents);
+    // Under the checkout's lock, which the sale takes too: what was sold is in stock_sales. A concurrent call may have
+    // sold it after this one found it short (the owner put items back in between): the sale it made counts.
+    const soldOut = sale.state === 'short' && !(await wasSold(tx, checkout.id)) ? soldOutItems(sale.counted, lines) : null;
+    return { ok: true, order: await insertOrder(tx, checkout, paymentIntentId, soldOut) };
   });
   if (result.ok && result.order.created) options.onQueued?.();
   return result;
+}
+
+/** Whether the processor took the checkout's total, in dollars: the only payment an order is recorded for. */
+const paidInFull = (intent: PaymentIntent, totalCents: number) => intent.amountCents === totalCents && intent.currency === 'usd';
+
+function mismatched(intent: PaymentIntent, checkoutId: string, totalCents: number): RecordResult {
+  console.error(
+    `[checkout] payment ${intent.id} succeeded for ${intent.amountCents} ${intent.currency} but checkout ${checkoutId} totals ${totalCents} usd: no order recorded`,
+  );
+  return { ok: false, status: 409, message: CHECKOUT_PROBLEMS.mismatch };
 }
 
 const recorded = (id: string, created: boolean, soldOut: string | undefined): RecordedOrder =>
@@ -409,7 +425,7 @@ async function insertOrder(
   tx: Sql,
   checkout: CheckoutRow,
   paymentIntentId: string,
-  stock: { taken: readonly CountedLine[]; soldOut: SoldOutItem[] | null },
+  soldOut: SoldOutItem[] | null,
 ): Promise<RecordedOrder> {
   const address = jsonColumn<Address>(checkout.address);
   const rate = jsonColumn<CheckoutRate>(checkout.rate);
@@ -438,7 +454,7 @@ async function insertOrder(
       JSON.stringify(rate),
       rate.estimatedDays,
       tokenHash(accessToken),
-      stock.soldOut ? JSON.stringify(stock.soldOut) : null,
+      soldOut ? JSON.stringify(soldOut) : null,
     ],
   );
   if (!inserted) {
@@ -461,7 +477,7 @@ async function insertOrder(
     checkout.id,
     inserted.id,
   ]);
-  if (stock.soldOut) {
+  if (soldOut) {
     // Nothing ships and the cart stays as it is; the job refunds the payment, then tells the shopper and the shop.
     await Promise.all([
       items,
@@ -471,7 +487,7 @@ async function insertOrder(
     return {
       id: inserted.id,
       created: true,
-      soldOut: soldOutMessage({ sold_out: stock.soldOut, total_cents: checkout.total_cents }) ?? '',
+      soldOut: soldOutMessage({ sold_out: soldOut, total_cents: checkout.total_cents }) ?? '',
     };
   }
   // The rest needs only the order's id: sent together, one round trip (in order; should one fail, so does the order).
@@ -479,10 +495,6 @@ async function insertOrder(
   await Promise.all([
     items,
     attached,
-    recordTaken(tx, inserted.id, stock.taken, (key) => {
-      const line = lines.find((l) => sameItem(keyOf(l), key));
-      return line?.label ?? line?.name ?? `Product ${key.productId}`;
-    }),
     // The bought lines leave the shopper's saved cart (what they added meanwhile on another device stays).
     checkout.user_id
       ? tx.query(

@@ -35,6 +35,8 @@ interface WantedLine {
   selectedColor: string | null;
   selectedSize: string | null;
   quantity: number;
+  /** The item as the shop named it at checkout, kept with a sale (for the activity log when it is put back). */
+  label?: string | undefined;
 }
 
 export const keyOf = (line: Pick<WantedLine, 'productId' | 'selectedColor' | 'selectedSize'>): StockKey => ({
@@ -45,13 +47,20 @@ export const keyOf = (line: Pick<WantedLine, 'productId' | 'selectedColor' | 'se
 
 /** The lines as the stock functions read them, one per item (a repeated item adds up). */
 function stockLines(lines: readonly WantedLine[]): string {
-  const byKey = new Map<string, { product_id: number; color: string; size: string; quantity: number }>();
+  const byKey = new Map<string, { product_id: number; color: string; size: string; quantity: number; label?: string }>();
   for (const line of lines) {
     const { productId, color, size } = keyOf(line);
     const id = cartId(productId, line.selectedColor, line.selectedSize);
     const seen = byKey.get(id);
     if (seen) seen.quantity += line.quantity;
-    else byKey.set(id, { product_id: productId, color, size, quantity: line.quantity });
+    else
+      byKey.set(id, {
+        product_id: productId,
+        color,
+        size,
+        quantity: line.quantity,
+        ...(line.label ? { label: line.label } : {}),
+      });
   }
   return JSON.stringify([...byKey.values()]);
 }
@@ -73,7 +82,10 @@ export function shortfalls(counted: readonly CountedLine[], catalogue: Catalogue
     .map((c) => ({ label: itemLabel(catalogue, c), wanted: c.wanted, available: Math.max(0, c.available) }));
 }
 
-export type HoldResult = { held: true; counted: CountedLine[] } | { held: false; counted: CountedLine[] };
+export interface HoldResult {
+  held: boolean;
+  counted: CountedLine[];
+}
 
 const isShort = (counted: readonly CountedLine[]) => counted.some((c) => c.wanted > c.available);
 
@@ -114,36 +126,35 @@ export async function releaseHolds(db: Database, paymentIntentId: string, failed
 }
 
 /**
- * Sells the checkout's lines in the caller's transaction (the one recording its order): when every counted line
- * fits, on hand goes down by what it wants and its hold is gone; else nothing changes. Its own hold never counts
- * against it, lapsed or not; other checkouts' live holds do.
+ * What selling a paid checkout's lines did: `sold` (now or by an earlier call: stock_sales holds what was taken), `short`
+ * (an item is no longer there: nothing taken), or `recorded` (its order exists already: nothing done).
  */
-export async function sellStock(tx: Sql, checkoutId: string, lines: readonly WantedLine[]): Promise<HoldResult> {
-  const [row] = await tx.query<{ counted: CountedLine[] | string }>(
-    `select app_private.sell_stock($1, $2::text::jsonb) as counted`,
-    [checkoutId, stockLines(lines)],
-  );
-  const counted = jsonColumn<CountedLine[]>(row?.counted ?? '[]');
-  return { held: !isShort(counted), counted };
+export interface SaleResult {
+  state: 'sold' | 'short' | 'recorded';
+  counted: CountedLine[];
 }
 
 /**
- * Records what an order took from the counts, in the transaction that sold it, so it can be put back once. `labelOf`
- * names each item as the checkout did.
+ * Sells a paid checkout's lines, once, in one statement of its own (so the counts are locked only while it runs, not
+ * while the order is then written): when every counted line fits, on hand goes down, its hold is gone and stock_sales
+ * keeps what was taken. Its own hold never counts against it, lapsed or not; other checkouts' live holds do. It takes
+ * the checkout's lock first, as recording the order does: the order's transaction then reads from stock_sales
+ * whether the checkout was sold.
  */
-export function recordTaken(
-  tx: Sql,
-  orderId: string,
-  counted: readonly CountedLine[],
-  labelOf: (key: StockKey) => string,
-): Promise<unknown> | null {
-  if (counted.length === 0) return null;
-  return tx.query(
-    `insert into public.order_stock (order_id, product_id, color, size, quantity, label)
-     select $1, l."productId", l.color, l.size, l.wanted, l.label
-     from jsonb_to_recordset($2::text::jsonb) as l ("productId" integer, color text, size text, wanted integer, label text)`,
-    [orderId, JSON.stringify(counted.map((c) => ({ ...c, label: labelOf(c) })))],
+export async function sellStock(db: Database, checkoutId: string, lines: readonly WantedLine[]): Promise<SaleResult> {
+  const [row] = await serviceStatement<{ sale: SaleResult | string }>(
+    db,
+    `select app_private.sell_stock($1, $2::text::jsonb) as sale`,
+    [checkoutId, stockLines(lines)],
   );
+  const sale = jsonColumn<SaleResult>(row?.sale ?? '{"state":"short","counted":[]}');
+  return { state: sale.state, counted: sale.counted ?? [] };
+}
+
+/** Whether the checkout was sold (by any call): in the order's transaction, under the checkout's lock. */
+export async function wasSold(tx: Sql, checkoutId: string): Promise<boolean> {
+  const [row] = await tx.query(`select 1 from public.stock_sales where checkout_id = $1 limit 1`, [checkoutId]);
+  return Boolean(row);
 }
 
 /** An item an order took from the counts, as the shop named it, and whether it has been put back since. */
@@ -163,8 +174,10 @@ export async function takenBy(tx: Sql, orderId: string): Promise<TakenItem[]> {
     label: string;
     returned_at: Date | null;
   }>(
-    `select product_id, color, size, quantity, label, returned_at from public.order_stock where order_id = $1
-     order by product_id, color, size`,
+    `select s.product_id, s.color, s.size, s.quantity, s.label, s.returned_at
+       from public.stock_sales s join public.checkouts c on c.id = s.checkout_id
+      where c.order_id = $1
+      order by s.product_id, s.color, s.size`,
     [orderId],
   );
   return rows.map((r) => ({
