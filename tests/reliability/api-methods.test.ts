@@ -2,15 +2,9 @@
  * Every /api answer is JSON: an unknown path is a JSON 404, a method an endpoint does not have a JSON 405 with Allow
  * (Astro alone answers both with its HTML 404 page), checked on every endpoint through src/middleware.ts.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BEARER_ENDPOINTS } from '@/server/http.server';
 import { apiRequest, call, exportedMethods, ORIGIN, ROUTES, startShop, stopShop } from './harness';
-
-vi.mock('@/app/services.server', async (real) => ({
-  ...(await real<object>()),
-  getServices: (await import('./test-shop')).testServices,
-}));
-vi.mock('astro:content', async () => (await import('./test-shop')).astroContent);
 
 beforeAll(() => startShop(), 60_000);
 afterAll(stopShop);
