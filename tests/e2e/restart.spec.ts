@@ -2,16 +2,19 @@
 // orders placed through the API) is sent SIGTERM and started again on the same data. Every order that got a success
 // answer is in the database, exactly once; no answer from the stopping server is an error; it exits 0; no outbox job is
 // left claimed. A connection refused while the next server starts is expected (a proxy in front retries it on another
-// server, or the client does): the load retries those, and counts them. On PostgreSQL (TEST_DATABASE_URL), two servers
+// server, or the client does): the load retries those, and counts them. Mid-load, `npm run backup` gets its backup from
+// the running server. On PostgreSQL (TEST_DATABASE_URL), two servers
 // on one database share the load; one is restarted, and no request fails at all.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
+import { decodeBackup } from '@/server/db/backup-files';
 import { SERVER_NODE_FLAGS } from '../../scripts/server-flags.mjs';
 import { expect, test } from './fixtures';
 
@@ -195,7 +198,7 @@ test('a restart under load on the embedded database loses no order and answers n
   test.setTimeout(240_000);
   const dir = mkdtempSync(join(tmpdir(), 'aurelia-restart-'));
   const [port, mailboxPort] = (await freePorts(2)) as [number, number];
-  const env = { PGLITE_DIR: join(dir, 'pglite') };
+  const env = { PGLITE_DIR: join(dir, 'pglite'), BACKUP_DIR: join(dir, 'backups') };
   let first: Running | undefined;
   let second: Running | undefined;
   try {
@@ -208,7 +211,15 @@ test('a restart under load on the embedded database loses no order and answers n
     );
     let stopping = false;
     const { stats, finished } = load({ connections: 50, origins: () => [origin], shoppers, done: () => stopping });
-    await sleep(3_000);
+    // npm run backup, mid-load: the running server takes it (through its socket) and goes on serving.
+    const backedUp = await promisify(execFile)(process.execPath, ['scripts/backup.mjs'], {
+      env: { PATH: process.env.PATH ?? '', PGLITE_DIR: env.PGLITE_DIR, BACKUP_DIR: join(dir, 'not-used') },
+    });
+    expect(backedUp.stdout).toContain('Backup written by the running shop');
+    const [backup] = readdirSync(env.BACKUP_DIR);
+    const { manifest } = await decodeBackup(readFileSync(join(env.BACKUP_DIR, backup ?? '')));
+    expect(manifest.migration).toMatch(/^\d{14}$/);
+    await sleep(2_000);
     const before = stats.requests;
     const signalled = Date.now();
     first.child.kill('SIGTERM');
