@@ -8,6 +8,7 @@ import { createAddressSuggestions } from '@/server/address/address.server';
 import type { AuthPort } from '@/server/auth/auth.port';
 import { createAuth } from '@/server/auth/auth.server';
 import { type Config, loadConfig } from '@/server/config.server';
+import { listenForBackupRequests, startMaintenance, takeBackup } from '@/server/db/backup.server';
 import type { Database } from '@/server/db/database.server';
 import { migrate } from '@/server/db/migrate.server';
 import { openPglite } from '@/server/db/pglite.server';
@@ -38,6 +39,26 @@ export interface Services {
 }
 
 let started: Promise<Services> | undefined;
+/** What stops the started services, in order (see stopServices). */
+let stopping: (() => Promise<void>) | undefined;
+
+/**
+ * Where the server in front (scripts/serve.mjs, which loads the built app as a bundle it cannot import from) finds
+ * stopServices once the services have started.
+ */
+export const STOP_SERVICES = Symbol.for('aurelia.stopServices');
+
+/**
+ * Stops the services for a clean exit, once no request is being answered any more: the outbox takes no new job (the
+ * one under way finishes, the ones it had claimed are handed back), the maintenance timers and the backup socket stop
+ * (a backup under way finishes), then the database is closed (PGlite's thread, or PostgreSQL's pool). Nothing when
+ * they never started.
+ */
+export async function stopServices(): Promise<void> {
+  const stop = stopping;
+  stopping = undefined;
+  await stop?.();
+}
 
 /** The server's ports, started once per process on first use: configuration, database (migrated), e-mail, accounts. */
 export function getServices(): Promise<Services> {
@@ -80,6 +101,22 @@ async function start(): Promise<Services> {
     { intervalMs: 5000 },
   );
   nudgeOutbox = () => worker.nudge();
+  const stopMaintenance = startMaintenance(db, {
+    backups: config.backups.everyMs && db.snapshot ? { ...config.backups, everyMs: config.backups.everyMs } : null,
+    vacuumEveryMs: db.kind === 'pglite' ? config.vacuumEveryMs : null,
+  });
+  // `npm run backup` asks the running shop through a socket beside its data directory (see listenForBackupRequests).
+  const stopBackupSocket =
+    config.database.kind === 'pglite'
+      ? await listenForBackupRequests(`${config.database.dir}.sock`, () => takeBackup(db, config.backups.dir, 'manual')).catch(
+          (error: unknown) => {
+            console.warn(
+              `[backup] npm run backup cannot reach this shop: ${error instanceof Error ? error.message : String(error)}`,
+            );
+            return async () => {};
+          },
+        )
+      : async () => {};
   const prune = setInterval(
     () => pruneRateLimits(db).catch((error: unknown) => console.warn('[rate limits] prune failed:', error)),
     3_600_000,
@@ -94,6 +131,13 @@ async function start(): Promise<Services> {
     5 * 60_000,
   );
   reconcile.unref();
+  stopping = async () => {
+    clearInterval(prune);
+    clearInterval(reconcile);
+    await Promise.all([worker.stop(), stopMaintenance(), stopBackupSocket()]);
+    await db.close();
+  };
+  Reflect.set(globalThis, STOP_SERVICES, stopServices);
 
   const where = config.database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.database.dir}`;
   console.log(

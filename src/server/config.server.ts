@@ -17,7 +17,28 @@ function group<K extends string>(env: NodeJS.ProcessEnv, name: string, keys: rea
 
 const FACTOR_ERROR = 'ADDRESS_LIMIT_FACTOR must be a whole number from 1 to 1000';
 const HOPS_ERROR = 'TRUST_PROXY_HOPS must be a whole number from 0 to 10';
+const KEEP_ERROR = 'BACKUP_KEEP must be a whole number from 1 to 1000';
 const url = (name: string) => z.url({ error: `${name} must be a URL` });
+
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+/** Node's timers wait at most 2^31 - 1 ms (24.8 days). */
+const MAX_INTERVAL_MS = 24 * 86_400_000;
+
+/** A duration such as `30m`, `6h` or `1d` (s, m, h, d), up to 24 days, in milliseconds; `off` (when allowed) is null. */
+function duration(name: string, { off }: { off: boolean }) {
+  const error = `${name} must be a duration such as 30m, 6h or 1d (s, m, h or d, at most 24d)${off ? ', or off' : ''}`;
+  return z.string().transform((value, ctx) => {
+    const text = value.trim().toLowerCase();
+    if (off && text === 'off') return null;
+    const match = /^(\d{1,9})\s*(s|m|h|d)$/.exec(text);
+    const ms = match ? Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS] : Number.NaN;
+    if (!(ms >= 1000 && ms <= MAX_INTERVAL_MS)) {
+      ctx.addIssue({ code: 'custom', message: error });
+      return z.NEVER;
+    }
+    return ms;
+  });
+}
 
 /** A sender as mail clients write it: `hello@example.com` or `Aurelia <hello@example.com>`. */
 const sender = z.string().refine(
@@ -106,6 +127,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
         .min(0, { error: HOPS_ERROR })
         .max(10, { error: HOPS_ERROR })
         .default(0),
+      BACKUP_EVERY: duration('BACKUP_EVERY', { off: false }).optional(),
+      BACKUP_KEEP: z.coerce
+        .number({ error: KEEP_ERROR })
+        .int({ error: KEEP_ERROR })
+        .min(1, { error: KEEP_ERROR })
+        .max(1000, { error: KEEP_ERROR })
+        .default(7),
+      BACKUP_DIR: z.string().trim().min(1).default('.data/backups'),
+      VACUUM_EVERY: duration('VACUUM_EVERY', { off: true }).prefault('24h'),
     })
     .safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')));
   if (!result.success) {
@@ -130,6 +160,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     ] as const) {
       if (!prefix.test(stripe[key])) throw new Error(`${key} does not look like a Stripe key of that kind (${prefix.source}…).`);
     }
+  }
+  // The shop copies only its embedded database: PostgreSQL has its own tools, and its own vacuuming.
+  if (parsed.DATABASE_URL && parsed.BACKUP_EVERY) {
+    throw new Error(
+      "BACKUP_EVERY is for the embedded database: on PostgreSQL use pg_dump or your provider's point-in-time recovery (see the README).",
+    );
   }
   const stripeApi = stripeApiBase(env, stripe);
   return {
@@ -171,6 +207,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     limits: limitsFor(parsed.ADDRESS_LIMIT_FACTOR),
     shipping: shippingConfig(env),
     address: addressConfig(env),
+    /** Backups of the embedded database: where (`npm run backup` writes there too) and, when set, how often and how many. */
+    backups: { dir: parsed.BACKUP_DIR, everyMs: parsed.BACKUP_EVERY ?? null, keep: parsed.BACKUP_KEEP },
+    /** How often the embedded database is vacuumed (PGlite runs no autovacuum); null: never. */
+    vacuumEveryMs: parsed.DATABASE_URL ? null : parsed.VACUUM_EVERY,
   };
 }
 

@@ -263,6 +263,46 @@ describe(`outbox on ${TEST_DATABASE_KIND}`, () => {
   });
 });
 
+describe('the outbox worker stopping with the server', () => {
+  it('finishes the job under way and hands back the ones it had claimed, which then run exactly once', async () => {
+    const kind = newKind();
+    const ran: string[] = [];
+    let release = () => {};
+    let handler: (payload: unknown) => Promise<void> = async () => {};
+    const firstStarted = new Promise<void>((started) => {
+      let first = true;
+      handler = async (payload) => {
+        ran.push((payload as { n: string }).n);
+        if (first) {
+          first = false;
+          started();
+          await new Promise<void>((resolve) => (release = resolve));
+        }
+      };
+    });
+    await asService(db, async (tx) => {
+      for (const n of ['1', '2', '3']) await enqueue(tx, { kind, payload: { n } });
+    });
+    const worker = startOutboxWorker(db, { [kind]: (payload) => handler(payload) }, { intervalMs: 60_000 });
+    await firstStarted;
+    // All three are claimed; the first is running when the server stops.
+    expect((await jobsOf(kind)).map((j) => j.locked)).toEqual([true, true, true]);
+    const stopped = worker.stop();
+    release();
+    await stopped;
+    expect(ran).toEqual(['1']);
+    expect(await jobsOf(kind)).toMatchObject([
+      { done: true, attempts: 1 },
+      { done: false, locked: false, attempts: 0 },
+      { done: false, locked: false, attempts: 0 },
+    ]);
+    // The next server (or this one restarted) runs them at once, and only them.
+    expect(await processDue(db, { [kind]: (payload) => handler(payload) })).toEqual({ sent: 2, failed: 0 });
+    expect(ran).toEqual(['1', '2', '3']);
+    expect(await processDue(db, { [kind]: (payload) => handler(payload) })).toEqual({ sent: 0, failed: 0 });
+  });
+});
+
 /** The e-mail job with this subject (e-mail jobs share the kind 'email'). */
 async function onlyJobWhere(subject: string): Promise<JobRow> {
   const rows = await asService(db, (tx) =>

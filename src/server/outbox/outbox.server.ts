@@ -69,7 +69,7 @@ function withTimeout(work: Promise<void>, ms: number): Promise<void> {
 export async function processDue(
   db: Database,
   handlers: Record<string, JobHandler>,
-  { now, limit = 20 }: { now?: Date; limit?: number } = {},
+  { now, limit = 20, stopping = () => false }: { now?: Date; limit?: number; stopping?: () => boolean } = {},
 ): Promise<{ sent: number; failed: number }> {
   const at = now?.toISOString() ?? null;
   const counts = { sent: 0, failed: 0 };
@@ -99,7 +99,12 @@ export async function processDue(
   }
 
   // One after another: the batch is small, and a slow mail service is not hammered in parallel.
-  for (const job of [...jobs].sort((a, b) => Number(a.id) - Number(b.id))) {
+  const claimed = [...jobs].sort((a, b) => Number(a.id) - Number(b.id));
+  for (const [index, job] of claimed.entries()) {
+    if (stopping()) {
+      await handBack(db, claimed.slice(index));
+      break;
+    }
     const handler = handlers[job.kind];
     try {
       if (!handler) throw new PermanentJobError(`no handler for kind ${job.kind}`);
@@ -118,6 +123,23 @@ export async function processDue(
     }
   }
   return counts;
+}
+
+/**
+ * Gives back claimed jobs that never started (the server is stopping): claimable again at once, by this process after a
+ * restart or by another, and the attempt their claim counted is not counted. Should this fail, their lease runs out.
+ */
+async function handBack(db: Database, jobs: ClaimedJob[]): Promise<void> {
+  try {
+    await serviceStatement(
+      db,
+      `update public.outbox set locked_until = null, attempts = greatest(attempts - 1, 0)
+        where id in (select jsonb_array_elements_text($1::text::jsonb)::bigint) and done_at is null`,
+      [JSON.stringify(jobs.map((job) => job.id))],
+    );
+  } catch (error) {
+    console.warn(`[outbox] could not hand back ${jobs.length} claimed jobs; they run when their lease ends: ${message(error)}`);
+  }
 }
 
 async function recordFailure(db: Database, job: ClaimedJob, error: unknown, at: string | null): Promise<void> {
@@ -153,7 +175,10 @@ async function recordFailure(db: Database, job: ClaimedJob, error: unknown, at: 
 export interface OutboxWorker {
   /** Runs the queue now instead of at the next tick (call it after the transaction that enqueued has committed). */
   nudge(): void;
-  /** Stops the timer and waits for a run in progress. */
+  /**
+   * Stops the timer and waits for a run in progress: the job under way finishes, and the jobs it had claimed but not
+   * started are handed back (another process, or this one after a restart, runs them).
+   */
   stop(): Promise<void>;
 }
 
@@ -191,7 +216,7 @@ export function startOutboxWorker(
       let full: boolean;
       do {
         again = false;
-        const { sent, failed } = await processDue(db, handlers, { limit });
+        const { sent, failed } = await processDue(db, handlers, { limit, stopping: () => stopped });
         // A full batch means more may be waiting: keep going rather than wait a whole interval.
         full = sent + failed >= limit;
       } while ((again || full) && !stopped);
