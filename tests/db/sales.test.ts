@@ -139,7 +139,7 @@ beforeAll(async () => {
 }, 60_000);
 
 const overview = (timeZone = NY, by: 'units' | 'revenue' = 'units') =>
-  asService(db, (tx) => salesOverview(tx, salesPeriod('7d', NOW, timeZone), timeZone, by));
+  salesOverview((fn) => asService(db, fn), salesPeriod('7d', NOW, timeZone), timeZone, by);
 
 describe(`the sales overview on ${TEST_DATABASE_KIND}`, () => {
   it('adds up the last 7 days in New York exactly: refunds, cancellations, customers', async () => {
