@@ -150,10 +150,14 @@ try {
       out.push(await measure('GET /admin/sales?period=ytd&by=revenue', '/admin/sales?period=ytd&by=revenue'));
       return out;
     })()),
-    await measure(`GET /api/admin/orders.csv (all ${ORDERS.toLocaleString('en-US')} orders, to the last byte)`, '/api/admin/orders.csv', {
-      count: 5,
-      expect: 'text/csv',
-    }),
+    await measure(
+      `GET /api/admin/orders.csv (all ${ORDERS.toLocaleString('en-US')} orders, to the last byte)`,
+      '/api/admin/orders.csv',
+      {
+        count: 5,
+        expect: 'text/csv',
+      },
+    ),
   ];
   const sales = rows.filter((r) => r.title.startsWith('GET /admin/sales'));
   const worst = Math.max(...sales.map((r) => r.p99));
@@ -169,7 +173,9 @@ try {
     ),
   ].join('\n');
   const when = `${new Date().toISOString().slice(0, 10)}; ${cpus().length} cores, ${cpus()[0]?.model.trim()}; Node ${process.versions.node}; load average ${loadavg()[0].toFixed(1)} at the end`;
-  console.log(`\n${engine}, ${ORDERS} orders, ${REQUESTS} requests a row one at a time (the export 5) after ${WARM_UP} untimed:\n\n${table}\n\n${verdict}\n`);
+  console.log(
+    `\n${engine}, ${ORDERS} orders, ${REQUESTS} requests a row one at a time (the export 5) after ${WARM_UP} untimed:\n\n${table}\n\n${verdict}\n`,
+  );
 
   if (write) {
     const doc = join(root, 'docs/performance.md');
