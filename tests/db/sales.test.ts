@@ -344,6 +344,17 @@ describe(`GET /api/admin/orders.csv on ${TEST_DATABASE_KIND}`, { timeout: 30_000
       expect(res.text).not.toContain('ann@example.com');
     }
     expect(await exports()).toEqual(before);
+    // HEAD tells what a download would be, and exports nothing.
+    const head = await ordersCsvRoute(
+      (await accounts()).deps,
+      admin.jar,
+      new Request(`${SHOP}/api/admin/orders.csv?period=7d`, { method: 'HEAD' }),
+      NOW,
+    );
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(await head.text()).toBe('');
+    expect(await exports()).toEqual(before);
     // The admin, from the shop's own page (or a bookmark), gets it.
     expect((await exportCsv(admin.jar, '?period=7d', { 'sec-fetch-site': 'same-origin' })).status).toBe(200);
     expect((await exportCsv(admin.jar, '?period=7d', { 'sec-fetch-site': 'none' })).status).toBe(200);

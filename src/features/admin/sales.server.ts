@@ -103,7 +103,7 @@ const at = (instant: Date) => instant.toISOString();
  * SQL for the orders placed in either span, with $1, $2 the previous span's bounds and $3, $4 the current's, and
  * `current` saying which.
  */
-const PLACED = `select o.id, o.customer_email, o.total_cents, o.tax_cents, o.shipping_cents,
+const PLACED = `select o.id, o.total_cents, o.tax_cents, o.shipping_cents,
          o.status in (${CANCELLED}) as cancelled,
          o.created_at >= $3::text::timestamptz as current,
          ((o.created_at at time zone $5::text)::date)::text as day
@@ -477,12 +477,12 @@ export async function ordersCsvRoute(deps: OrdersCsvDeps, jar: CookieJar, reques
   if (!asked.ok) return problem(400, 'invalid_request', asked.message);
   const { from, to } = asked.range;
   const name = from || to ? `${from ?? 'start'}-to-${to ?? zonedDay(now, deps.timeZone)}` : zonedDay(now, deps.timeZone);
-  const body = await ordersCsv(me, asked.range, deps.timeZone);
-  return new Response(body, {
-    headers: {
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="aurelia-orders-${name}.csv"`,
-      'cache-control': 'private, no-store',
-    },
-  });
+  const headers = {
+    'content-type': 'text/csv; charset=utf-8',
+    'content-disposition': `attachment; filename="aurelia-orders-${name}.csv"`,
+    'cache-control': 'private, no-store',
+  };
+  // HEAD (answered by this GET) asks what a download would be: it exports nothing, so it records nothing.
+  if (request.method === 'HEAD') return new Response(null, { headers });
+  return new Response(await ordersCsv(me, asked.range, deps.timeZone), { headers });
 }
