@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { orderNumber } from '@/features/orders/orders';
 import { signedInAdmin } from './admins';
@@ -45,6 +46,13 @@ test('the owner sees what sold this week, as figures, a chart and best sellers, 
   await expect(variants.getByRole('row', { name: /Clinical Scrubs powder-blue, L/ })).toBeVisible();
   // Nothing wider than the phone: the chart and the tables fit or scroll inside their own boxes.
   expect(await admin.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  // The chart, the day table (opened) and the best sellers, as axe reads them.
+  await admin.getByText('The days as a table').click();
+  await expect(admin.getByRole('region', { name: 'Sales per day' })).toBeVisible();
+  const axe = await new AxeBuilder({ page: admin })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 
   const [download] = await Promise.all([
     admin.waitForEvent('download'),
