@@ -136,7 +136,7 @@ try {
       label: path.replace(order.id, '[id]'),
       as: admin,
     })),
-    ...['/admin/subscribers', '/admin/activity'].map((path) => ({ path, as: admin })),
+    ...['/admin/sales', '/admin/subscribers', '/admin/activity'].map((path) => ({ path, as: admin })),
   ];
 
   const base = await audit(`http://127.0.0.1:${BASELINE_PORT}/`);

@@ -20,6 +20,7 @@ export const E2E_ADMINS = [
   'subscribers',
   'history',
   'header',
+  'sales',
 ] as const;
 
 export type E2EAdmin = (typeof E2E_ADMINS)[number];
