@@ -1,9 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
 import { orderNumber } from '@/features/orders/orders';
-import { signedInAdmin } from './admins';
-import { buy, usAddress } from './purchase';
+import { buy, expect, newShopper, test } from './fixtures';
 
 // What sold, as the owner sees it through the built server: a guest buys scrubs in a colour and size, the owner opens
 // the overview's sales card, reads the week's figures, the chart and the best sellers, and downloads the week's orders
@@ -14,13 +12,14 @@ test('the owner sees what sold this week, as figures, a chart and best sellers, 
   page,
   browser,
   baseURL,
+  signInAdmin,
 }) => {
-  const customer = `Sales Buyer ${Date.now()}`;
+  const customer = newShopper('Sales', { lastName: `Buyer ${Date.now()}`, city: 'Austin', state: 'TX', zip: '78701' });
   const order = await buy(
     page.request,
     baseURL ?? '',
     [{ productId: 3, quantity: 2, selectedColor: 'powder-blue', selectedSize: 'L' }],
-    usAddress(customer, 'Austin', 'TX', '78701'),
+    customer,
   );
 
   const context = await browser.newContext({
@@ -29,7 +28,7 @@ test('the owner sees what sold this week, as figures, a chart and best sellers, 
     acceptDownloads: true,
   });
   const admin = await context.newPage();
-  await signedInAdmin(admin.request, baseURL ?? '', 'sales');
+  await signInAdmin('sales', admin.request);
   await admin.goto('/admin');
   await admin.getByRole('link', { name: /revenue in the last 7 days/ }).click();
   await expect(admin).toHaveURL(/\/admin\/sales\?period=7d$/);
@@ -64,7 +63,7 @@ test('the owner sees what sold this week, as figures, a chart and best sellers, 
     'order,order_id,placed_at,date,status,customer,email,account,items,units,subtotal,shipping,tax,total,refunded,net',
   );
   const row = lines.find((l) => l.startsWith(`${orderNumber(order.id)},${order.id},`));
-  expect(row).toContain(`,Processing,${customer},`);
+  expect(row).toContain(`,Processing,${customer.name},`);
   expect(row).toContain(',guest,"2 x Clinical Scrubs (powder-blue, L) [');
   const total = (order.totalCents / 100).toFixed(2);
   expect(row).toMatch(new RegExp(`,${total.replace('.', '\\.')},0\\.00,${total.replace('.', '\\.')}$`));
