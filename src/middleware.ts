@@ -1,7 +1,15 @@
 import { defineMiddleware } from 'astro:middleware';
 import { getServices } from '@/app/services.server';
 import { isDatabaseUnavailable } from '@/server/db/database.server';
-import { BEARER_ENDPOINTS, inSpecShape, needsOriginCheck, problem, SAFE_METHODS, sameOrigin } from '@/server/http.server';
+import {
+  BEARER_ENDPOINTS,
+  fromAnotherSite,
+  inSpecShape,
+  needsOriginCheck,
+  problem,
+  SAFE_METHODS,
+  sameOrigin,
+} from '@/server/http.server';
 
 const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];
 
@@ -94,6 +102,10 @@ export const onRequest = defineMiddleware(async ({ request, url, routePattern },
   if (/%00/.test(request.url)) return refuse(url, problem(400, 'invalid_text', 'The address contains a NUL character.'));
   if (needsOriginCheck(request, url.pathname) && !(await fromOwnPages(request)))
     return refuse(url, problem(403, 'forbidden_origin', 'This request must come from the shop’s own pages.'));
+  // The admin's reads too (exports, packing slips): an admin's browser sends its cookie with a link or a form from
+  // another site, which must not start an export, nor record one. A bookmark or a typed address says `none`.
+  if (url.pathname.startsWith('/api/admin/') && fromAnotherSite(request))
+    return problem(403, 'forbidden_origin', 'This request must come from the shop’s own pages.');
   try {
     return await next();
   } catch (error) {
