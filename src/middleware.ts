@@ -102,8 +102,10 @@ function answered(method: string, route: string, status: number, started: number
   const seconds = (performance.now() - started) / 1000;
   observeRequest(method, route, status, seconds);
   const line = { method, route, status, ms: Math.round(seconds * 1000), requestId, adapters: adapterNames() };
+  // An exception is an error; a 5xx the app chose (a vendor down, not ready yet, the database restarting) a warning:
+  // its cause has its own line.
   if (error) requests.error({ ...line, err: error }, 'request failed');
-  else if (status >= 500) requests.error(line, 'request answered');
+  else if (status >= 500) requests.warn(line, 'request answered');
   else requests.info(line, 'request answered');
 }
 
