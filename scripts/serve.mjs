@@ -6,7 +6,9 @@
 // - compression: the built files in the encoding the browser accepts, from the brotli and gzip files the build wrote
 //   beside them (scripts/precompress.mjs); on-demand pages and JSON compressed as they are sent (scripts/compress.mjs);
 // - time limits on slow clients (headers, whole request), so a body that never arrives does not hold a connection;
-// - a line on stderr for every answer slower than SLOW_ANSWER_MS, so a stall shows where it happened;
+// - a warning line for every answer slower than SLOW_ANSWER_MS, so a stall shows where it happened;
+// - a request id on every request and answer (X-Request-Id), and a log line for every answer the app does not give
+//   (scripts/log.mjs; the app's middleware logs its own, with their route patterns);
 // - the built files, served here rather than by Astro's standalone server, so that /api requests go straight to the
 //   app: the standalone server first looks on disk for a file of every path (two stat calls, about 13 % of the
 //   server's time while orders were placed);
@@ -22,9 +24,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import send from 'send';
 import { compressing, negotiateEncoding } from './compress.mjs';
 import { withoutStripe } from './csp.mjs';
+import { markingApp, serverLogger, withRequestIds } from './log.mjs';
 import { ENCODINGS, TEXT_TYPES } from './precompress.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const serverLog = serverLogger();
 
 // The built shop is production: libraries that read NODE_ENV when they load (React, which renders the order e-mails
 // on the server) pick their production builds, not the development ones meant for debugging. Set before anything loads.
@@ -100,7 +104,7 @@ function framingForbidden(policy) {
 export const SLOW_ANSWER_MS = 2000;
 
 /** Wraps a Node request handler so an answer that takes longer than `slowMs` (or never comes) is reported. */
-export function reportingSlowAnswers(handler, { slowMs = SLOW_ANSWER_MS, report = console.warn } = {}) {
+export function reportingSlowAnswers(handler, { slowMs = SLOW_ANSWER_MS, report = (line) => serverLog.warn(line) } = {}) {
   return (req, res) => {
     const started = performance.now();
     res.once('close', () => {
@@ -282,7 +286,7 @@ export function withBuiltFiles(app, client) {
       stream.on('error', (error) => {
         if (!found) return missing();
         const status = error.statusCode ?? error.status ?? 500;
-        if (status >= 500) console.error(String(error));
+        if (status >= 500) serverLog.error({ path: pathname, err: String(error) }, 'a built file could not be read');
         res.writeHead(status);
         res.end(status >= 500 ? 'Internal server error' : '');
       });
@@ -357,20 +361,18 @@ export function gracefulShutdown(server, { graceMs, stop, log = console.log }) {
   return async function shutdown(signal) {
     const started = Date.now();
     draining = true;
-    log(
-      `[aurelia] ${signal}: taking no new connections; answering ${inFlight.size} request(s) under way (at most ${graceMs / 1000} s)`,
-    );
+    log(`${signal}: taking no new connections; answering ${inFlight.size} request(s) under way (at most ${graceMs / 1000} s)`);
     server.close();
     server.closeIdleConnections();
     for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
     const answered = inFlight.size === 0 || (await within(new Promise((resolve) => (drained = resolve)), graceMs));
     if (!answered) {
-      log(`[aurelia] ${inFlight.size} request(s) still under way after ${graceMs / 1000} s: their connections are closed`);
+      log(`${inFlight.size} request(s) still under way after ${graceMs / 1000} s: their connections are closed`);
       server.closeAllConnections();
     }
     const stopped = await within(Promise.resolve().then(stop), Math.max(2_000, graceMs - (Date.now() - started)));
-    if (!stopped) log('[aurelia] the services did not stop in time (an outbox job under way runs again when its lease ends)');
-    log(`[aurelia] stopped after ${Date.now() - started} ms`);
+    if (!stopped) log('the services did not stop in time (an outbox job under way runs again when its lease ends)');
+    log(`stopped after ${Date.now() - started} ms`);
     return answered && stopped ? 0 : 1;
   };
 }
@@ -394,13 +396,13 @@ export async function serve({ host = process.env.HOST ?? '127.0.0.1', port = Num
   // The adapter's middleware mode: Astro's handler for what the app answers; withBuiltFiles serves the files.
   const { handler: app } = await import(pathToFileURL(join(root, 'dist/server/entry.mjs')).href);
   // On-demand answers (pages, /api JSON) are compressed as they are sent; the built files were compressed at build time.
-  const handler = withBuiltFiles(compressing(app), join(root, 'dist/client'));
+  const handler = withBuiltFiles(markingApp(compressing(app)), join(root, 'dist/client'));
   const policy = policyFromPages(htmlFiles(join(root, 'dist/client')).map((file) => readFileSync(file, 'utf8')));
   // Stripe is configured when its keys are set (the server refuses to start with only some of them, see readiness).
   const stripe = (process.env.STRIPE_SECRET_KEY ?? '').trim() !== '';
   const https = (process.env.SITE_URL ?? '').startsWith('https:');
   const answer = withSecurityHeaders(handler, { policy, https, stripe });
-  const server = answeringClientErrors(http.createServer(reportingSlowAnswers(answer)));
+  const server = answeringClientErrors(http.createServer(withRequestIds(reportingSlowAnswers(answer), serverLog)));
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   // An idle kept-alive connection is closed by the client, not by us: with Node's 5 s default, a client reusing a
@@ -410,6 +412,7 @@ export async function serve({ host = process.env.HOST ?? '127.0.0.1', port = Num
   const graceMs = shutdownGraceMs();
   const shutdown = gracefulShutdown(server, {
     graceMs,
+    log: (line) => serverLog.info(line),
     stop: async () => {
       await globalThis[STOP_SERVICES]?.();
     },
@@ -434,7 +437,7 @@ export async function serve({ host = process.env.HOST ?? '127.0.0.1', port = Num
         first = Date.now();
         shutdown(signal).then((code) => process.exit(code));
       } else if (Date.now() - first > 1000) {
-        console.error(`[aurelia] ${signal} again: stopping now`);
+        serverLog.warn(`${signal} again: stopping now`);
         process.exit(1);
       }
     });

@@ -12,6 +12,9 @@ describe('configuration', () => {
       trustProxyHops: 0,
       adminEmails: [],
       shopTimeZone: 'America/New_York',
+      log: { level: 'info', format: null },
+      metricsToken: null,
+      outboxStuckSeconds: 900,
       shopEmail: 'orders@aurelia-care.com',
       payments: { kind: 'test' },
       limits: LIMITS,
@@ -230,6 +233,23 @@ describe('configuration', () => {
     // PostgreSQL is copied with its own tools, and vacuumed by its own autovacuum.
     expect(() => loadConfig({ DATABASE_URL: 'postgres://db/shop', BACKUP_EVERY: '6h' })).toThrow(/pg_dump/);
     expect(loadConfig({ DATABASE_URL: 'postgres://db/shop' }).vacuumEveryMs).toBeNull();
+  });
+
+  it('reads the log level and format, the metrics token and when the outbox counts as stuck, and refuses bad values', () => {
+    const token = 'a'.repeat(64);
+    const config = loadConfig({ LOG_LEVEL: 'debug', LOG_FORMAT: 'json', METRICS_TOKEN: token, OUTBOX_STUCK_SECONDS: '120' });
+    expect(config.log).toEqual({ level: 'debug', format: 'json' });
+    expect(config.metricsToken).toBe(token);
+    expect(config.outboxStuckSeconds).toBe(120);
+    expect(() => loadConfig({ LOG_LEVEL: 'verbose' })).toThrow(/LOG_LEVEL must be one of/);
+    expect(() => loadConfig({ LOG_FORMAT: 'text' })).toThrow(/LOG_FORMAT must be json or pretty/);
+    // Too short to be unguessable, or with characters a header would mangle.
+    for (const bad of ['short', `${'a'.repeat(40)} b`, `${'a'.repeat(40)}"`]) {
+      expect(() => loadConfig({ METRICS_TOKEN: bad })).toThrow(/METRICS_TOKEN must be 32 to 256/);
+    }
+    for (const bad of ['59', '86401', '1.5', 'soon']) {
+      expect(() => loadConfig({ OUTBOX_STUCK_SECONDS: bad })).toThrow(/OUTBOX_STUCK_SECONDS must be a whole number/);
+    }
   });
 
   it('lets a shop whose shoppers share addresses multiply the per-address limits, and only those', () => {

@@ -18,6 +18,8 @@ function group<K extends string>(env: NodeJS.ProcessEnv, name: string, keys: rea
 const FACTOR_ERROR = 'ADDRESS_LIMIT_FACTOR must be a whole number from 1 to 1000';
 const HOPS_ERROR = 'TRUST_PROXY_HOPS must be a whole number from 0 to 10';
 const KEEP_ERROR = 'BACKUP_KEEP must be a whole number from 1 to 1000';
+const STUCK_ERROR = 'OUTBOX_STUCK_SECONDS must be a whole number of seconds from 60 to 86400';
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const url = (name: string) => z.url({ error: `${name} must be a URL` });
 
 const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
@@ -136,6 +138,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
         .default(7),
       BACKUP_DIR: z.string().trim().min(1).default('.data/backups'),
       VACUUM_EVERY: duration('VACUUM_EVERY', { off: true }).prefault('24h'),
+      LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+      LOG_FORMAT: z.enum(['json', 'pretty'], { error: 'LOG_FORMAT must be json or pretty' }).optional(),
+      // Sent by Prometheus with every scrape: long enough that it cannot be guessed, and nothing a header cannot carry.
+      METRICS_TOKEN: z
+        .string()
+        .regex(/^[A-Za-z0-9._~+/=-]{32,256}$/, {
+          error: 'METRICS_TOKEN must be 32 to 256 letters, digits or ._~+/=- (e.g. openssl rand -hex 32)',
+        })
+        .optional(),
+      OUTBOX_STUCK_SECONDS: z.coerce
+        .number({ error: STUCK_ERROR })
+        .int({ error: STUCK_ERROR })
+        .min(60, { error: STUCK_ERROR })
+        .max(86400, { error: STUCK_ERROR })
+        .default(900),
     })
     .safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')));
   if (!result.success) {
@@ -192,6 +209,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     adminEmails: parsed.ADMIN_EMAILS as readonly string[],
     /** The shop's time zone: the admin shows and filters times in it (IANA name, e.g. America/New_York). */
     shopTimeZone: parsed.SHOP_TIME_ZONE,
+    /** The least severe log level written, and whether lines are JSON or for a person (unset: pretty on a terminal). */
+    log: { level: parsed.LOG_LEVEL, format: parsed.LOG_FORMAT ?? null },
+    /** The bearer token /metrics asks for; null: /metrics answers 404. */
+    metricsToken: parsed.METRICS_TOKEN ?? null,
+    /** Readiness fails when a due outbox job has waited longer than this (the worker is not running them). */
+    outboxStuckSeconds: parsed.OUTBOX_STUCK_SECONDS,
     /** Where the shop's copy of every order goes. */
     shopEmail: parsed.SHOP_ADMIN_EMAIL,
     payments: stripe

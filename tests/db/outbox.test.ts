@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { asService } from '@/server/db/roles.server';
+import { captureLogs } from '@/server/log.server';
 import { readDevMailbox, startDevMailbox } from '@/server/mail/dev-mailbox.server';
 import type { MailMessage, MailPort } from '@/server/mail/mail.port';
 import { createSesMail } from '@/server/mail/ses.server';
@@ -11,11 +12,11 @@ import { suiteDatabase, TEST_DATABASE_KIND } from './test-database';
 
 const db = suiteDatabase();
 
-// Failures are logged with console.warn by design; tests that expect one read it from here.
-let warn: ReturnType<typeof vi.spyOn>;
+// Failures are logged by design; tests that expect one read the log's lines from here.
+let logs: ReturnType<typeof captureLogs>;
 beforeEach(() => {
-  warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
-  return () => warn.mockRestore();
+  logs = captureLogs('warn');
+  return () => logs.restore();
 });
 
 /** A job kind of the test's own, so one test's jobs never reach another test's handlers. */
@@ -118,8 +119,15 @@ describe(`outbox on ${TEST_DATABASE_KIND}`, () => {
     expect(first).toMatchObject({ attempts: 1, done: false, locked: false, last_error: 'mail service unavailable' });
     expect(first.due_in).toBeGreaterThan(25);
     expect(first.due_in).toBeLessThanOrEqual(30);
-    expect(warn).toHaveBeenCalledWith(
-      expect.stringMatching(/failed on attempt 1\/10; retrying in 30 s: mail service unavailable/),
+    expect(logs.records).toContainEqual(
+      expect.objectContaining({
+        level: 'warn',
+        msg: 'job failed; retrying in 30 s',
+        kind,
+        attempt: 1,
+        retry: true,
+        err: 'mail service unavailable',
+      }),
     );
 
     // Not due yet: nothing runs.
@@ -159,7 +167,12 @@ describe(`outbox on ${TEST_DATABASE_KIND}`, () => {
     const row = await onlyJob(kind);
     expect(row).toMatchObject({ attempts: MAX_ATTEMPTS, done: false, last_error: 'address rejected' });
     expect(await processDue(db, handlers, { now: new Date(Date.now() + 365 * 86_400_000) })).toEqual({ sent: 0, failed: 0 });
-    expect(warn).toHaveBeenLastCalledWith(expect.stringMatching(/failed on attempt 10 and will not be retried/));
+    expect(logs.records.at(-1)).toMatchObject({
+      level: 'error',
+      attempt: 10,
+      retry: false,
+      msg: expect.stringMatching(/will not be retried/),
+    });
   });
 
   it('sets a malformed e-mail payload aside at once instead of retrying it', async () => {
@@ -172,7 +185,12 @@ describe(`outbox on ${TEST_DATABASE_KIND}`, () => {
 
     expect(sent).toEqual([]);
     expect(await onlyJob(kind)).toMatchObject({ attempts: MAX_ATTEMPTS, done: false });
-    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/will not be retried.*email payload is not what the job expects/));
+    expect(logs.records).toContainEqual(
+      expect.objectContaining({
+        msg: expect.stringMatching(/will not be retried/),
+        err: expect.stringMatching(/email payload is not what the job expects/),
+      }),
+    );
   });
 
   it('checks a typed job’s payload when it is queued, and queues one job per de-duplication key', async () => {

@@ -15,10 +15,14 @@ import { formatPrice } from '@/features/catalog/catalog';
 import { orderNumber, STATUS_LABELS, type StatusKey, statusOf } from '@/features/orders/orders';
 import { refundCounts, refundCountsSql, refundedCentsSql } from '@/features/orders/refunds.server';
 import type { Sql } from '@/server/db/database.server';
+import { logger } from '@/server/log.server';
+import { refunds } from '@/server/metrics.server';
 import { queueJob } from '@/server/outbox/jobs.server';
 import { PaymentsError, type PaymentsPort, type Refund } from '@/server/payments/payments.port';
 import { type AdminCaller, recordAction } from './admin.server';
 import { JOB_COLUMNS, type JobRow, toOrderJob } from './order-queries.server';
+
+const log = logger('admin');
 
 // What an admin does to an order: mark it shipped or delivered, refund it, cancel it, retry one of its jobs. Every
 // change runs as service_role through the admin's `run` and records its admin_actions row in the same transaction, and
@@ -223,9 +227,19 @@ export async function refundOrder(
     return processorProblem(error);
   }
   const recorded = await me.run((tx) => recordRefundAction(tx, me, orderId, refund, before.refundedCents));
+  if (recorded) refunded('refund', orderId, refund);
   if (!refundCounts(refund.status)) return refundFailed(refund);
   const now = (await me.run((tx) => orderMoney(tx, orderId))) ?? before;
   return answer(recorded, now, recorded ? `Refunded ${formatPrice(refund.amountCents)}.` : 'This refund was already recorded.');
+}
+
+/** Counts and logs a refund the processor answered, once, when it was recorded. */
+function refunded(kind: 'refund' | 'cancel', orderId: string, refund: Refund): void {
+  const made = refundCounts(refund.status);
+  if (made) refunds.inc({ kind });
+  const line = { orderId, refundId: refund.id, amountCents: refund.amountCents, refundStatus: refund.status, kind };
+  if (made) log.info(line, 'refund made');
+  else log.warn(line, 'refund not made: the processor reports it as not (yet) made');
 }
 
 /** The answer when the processor took the refund request but reports it as not (yet) made. */
@@ -264,7 +278,8 @@ export async function cancelOrder(me: AdminCaller, payments: PaymentsPort, order
     if (!refundCounts(refund.status)) {
       // Recorded, so that asking again is a new refund (refundKey); the order is not cancelled.
       const failed = refund;
-      await me.run((tx) => recordRefundAction(tx, me, orderId, failed, before.refundedCents));
+      if (await me.run((tx) => recordRefundAction(tx, me, orderId, failed, before.refundedCents)))
+        refunded('cancel', orderId, failed);
       return refundFailed(refund);
     }
   }
@@ -296,6 +311,7 @@ export async function cancelOrder(me: AdminCaller, payments: PaymentsPort, order
     }
     return { cancelled: Boolean(cancelled), recorded };
   });
+  if (refund && outcome.recorded) refunded('cancel', orderId, refund);
   const now = (await me.run((tx) => orderMoney(tx, orderId))) ?? before;
   if (outcome.cancelled) {
     return answer(

@@ -5,6 +5,8 @@ import { type OrderTotals, orderTotals } from '@/lib/pricing';
 import { newToken, tokenHash } from '@/server/auth/tokens.server';
 import { type Database, jsonColumn, type Sql } from '@/server/db/database.server';
 import { asService, serviceStatement } from '@/server/db/roles.server';
+import { logger } from '@/server/log.server';
+import { ordersRecorded, paymentsFailed } from '@/server/metrics.server';
 import { queueJob } from '@/server/outbox/jobs.server';
 import {
   IntentNotUpdatableError,
@@ -17,6 +19,8 @@ import { cartId } from '../cart/cart';
 import { cartProblem } from '../cart/cart.rules';
 import type { CheckoutRate } from './checkout';
 import { checkoutLines, chosenRate, parcelFor } from './rates.server';
+
+const log = logger('checkout');
 
 /** The body of POST /api/create-payment-intent. An `amount` the browser sends is ignored: the server prices the cart. */
 export const paymentIntentBody = z.object({
@@ -246,6 +250,12 @@ export async function recordOrder(
   // waiting on the network would stall every other request.
   const intent = await payments.retrieveIntent(paymentIntentId);
   if (intent.status !== 'succeeded') {
+    // A payment the processor refused says why (a declined card); one never tried (an abandoned checkout) does not.
+    if (intent.status !== 'processing' && intent.lastError) {
+      paymentsFailed.inc();
+      // The processor's own words for why (a declined card), never the card or the shopper.
+      log.warn({ paymentIntentId: intent.id, paymentStatus: intent.status, reason: intent.lastError }, 'payment failed');
+    }
     return {
       ok: false,
       status: intent.status === 'processing' ? 409 : 402,
@@ -263,14 +273,25 @@ export async function recordOrder(
     // Whoever held the lock before us may have recorded it: then this call answers the same order.
     if (checkout.order_id) return { ok: true, order: { id: checkout.order_id, created: false } };
     if (intent.amountCents !== checkout.total_cents || intent.currency !== 'usd') {
-      console.error(
-        `[checkout] payment ${intent.id} succeeded for ${intent.amountCents} ${intent.currency} but checkout ${checkout.id} totals ${checkout.total_cents} usd: no order recorded`,
+      log.error(
+        {
+          paymentIntentId: intent.id,
+          paidCents: intent.amountCents,
+          currency: intent.currency,
+          checkoutId: checkout.id,
+          totalCents: checkout.total_cents,
+        },
+        'a payment succeeded for another amount than its checkout: no order recorded',
       );
       return { ok: false, status: 409, message: CHECKOUT_PROBLEMS.mismatch };
     }
     return { ok: true, order: await insertOrder(tx, checkout, paymentIntentId) };
   });
-  if (result.ok && result.order.created) options.onQueued?.();
+  if (result.ok && result.order.created) {
+    ordersRecorded.inc();
+    log.info({ orderId: result.order.id, paymentIntentId, totalCents: intent.amountCents }, 'order recorded');
+    options.onQueued?.();
+  }
   return result;
 }
 

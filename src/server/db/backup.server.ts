@@ -1,7 +1,10 @@
 import { chmodSync, rmSync, statSync } from 'node:fs';
 import net from 'node:net';
+import { logger } from '../log.server';
 import { pruneBackups, writeBackup } from './backup-files';
 import type { Database } from './database.server';
+
+const backupLog = logger('backup');
 
 /** A backup written, and how long the shop's database was held for it (the rest happens beside the requests). */
 export interface BackupTaken {
@@ -65,7 +68,7 @@ export interface MaintenanceOptions {
  * vacuumed. Returns the function that stops both, waiting for a run under way.
  */
 export function startMaintenance(db: Database, options: MaintenanceOptions): () => Promise<void> {
-  const log = options.log ?? ((line: string) => console.log(line));
+  const log = options.log ?? ((line: string) => backupLog.info(line));
   const stops: (() => Promise<void>)[] = [];
   const { backups, vacuumEveryMs } = options;
   if (backups) {
@@ -78,7 +81,7 @@ export function startMaintenance(db: Database, options: MaintenanceOptions): () 
             `[backup] wrote ${taken.path} (${(taken.bytes / 1e6).toFixed(1)} MB; the database paused ${taken.pausedMs} ms)${pruned.length ? `, removed ${pruned.length} older` : ''}`,
           );
         } catch (error) {
-          console.error(`[backup] the scheduled backup failed: ${error instanceof Error ? error.message : String(error)}`);
+          backupLog.error({ err: error }, 'the scheduled backup failed');
         }
       }),
     );
@@ -91,7 +94,7 @@ export function startMaintenance(db: Database, options: MaintenanceOptions): () 
           await db.exec('vacuum (analyze)');
           log(`[vacuum] the database was vacuumed in ${Math.round(performance.now() - started)} ms`);
         } catch (error) {
-          console.error(`[vacuum] failed: ${error instanceof Error ? error.message : String(error)}`);
+          backupLog.error({ err: error }, 'the scheduled vacuum failed');
         }
       }),
     );

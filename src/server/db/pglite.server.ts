@@ -1,9 +1,13 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { logger } from '../log.server';
+import { dbPoolWait } from '../metrics.server';
 import { lockDataDir } from './data-dir-lock';
 import type { Database, Row, Setup, Sql, Statement } from './database.server';
 // Types only: the engine's code (and PGlite's) is loaded by the worker, not by the server's thread.
 import type { Engine, EngineError, Outcome } from './pglite-engine';
+
+const log = logger('database');
 
 /**
  * A transaction's statements on their way to the engine: what the code sends within one turn of the event loop (BEGIN
@@ -85,7 +89,12 @@ function engineError(data: EngineError): Error {
 function oneAtATime() {
   let last: Promise<unknown> = Promise.resolve();
   return <T>(fn: () => T | Promise<T>): Promise<T> => {
-    const turn = last.then(fn);
+    // The wait for the engine is this database's pool wait (shop_db_pool_wait_seconds).
+    const asked = performance.now();
+    const turn = last.then(() => {
+      dbPoolWait.observe((performance.now() - asked) / 1000);
+      return fn();
+    });
     last = turn.catch(() => {});
     return turn;
   };
@@ -235,7 +244,7 @@ function workerEngine(dataDir: string | null): Promise<Engine> {
     });
     worker.on('error', (error) => {
       reject(error);
-      console.error('[aurelia] the embedded database stopped:', error);
+      log.error({ err: error }, 'the embedded database stopped');
       stop(engineStopped(error.message));
     });
     worker.on('exit', (code) => {
