@@ -1,4 +1,4 @@
-// Bytes on the wire (issue 26): what a phone downloads on a first visit to / and /product/3, measured in Chromium.
+// Bytes on the wire: what a phone downloads on a first visit to / and /product/3, measured in Chromium.
 // Starts the built shop (`node scripts/serve.mjs`, a fresh embedded database; scripts/bench-shop.mjs) on free ports,
 // opens each page in a new browser context (an empty cache: a first visit) with Playwright's Pixel 7 profile, waits for
 // the network to be idle, scrolls to the footer (lazy pictures, islands loaded when seen) and waits again. It sums, over
@@ -205,7 +205,7 @@ until the network is idle, then scrolled to its footer (lazy pictures, islands l
 visit (Chromium sends \`Accept-Encoding: gzip, deflate, br, zstd\`, and gets brotli); "Accept-Encoding: identity"
 forces what a client that accepts no compression gets from the same server${before ? `; "${beforeName}" is the same visit to the build and server of that commit, exported and built beside this one and measured in the same run` : ''}.
 
-Target (issue 26): at most ${TARGET_KB} KB on the wire for each (stretch ${STRETCH_KB} KB).
+Target: at most ${TARGET_KB} KB on the wire for each (stretch ${STRETCH_KB} KB).
 
 ${table}
 

@@ -138,7 +138,7 @@ try {
         as: admin,
       }),
     ),
-    ...['/admin/subscribers', '/admin/activity'].map((path) => ({ path, as: admin })),
+    ...['/admin/sales', '/admin/subscribers', '/admin/activity'].map((path) => ({ path, as: admin })),
   ];
 
   const base = await audit(`http://127.0.0.1:${BASELINE_PORT}/`);

@@ -1,4 +1,4 @@
-// Pages under load, this build against another checkout's, measured alternately (issue 26: serving pages compressed
+// Pages under load, this build against another checkout's, measured alternately (serving pages compressed
 // must cost no more than a tenth of their requests per second). Both shops run side by side on fresh embedded
 // databases (scripts/bench-shop.mjs), each with signed-in shoppers; then, round after round, each row is measured with
 // autocannon for a few seconds on one shop and then the other (the order swapped every round), so that whatever else

@@ -14,13 +14,14 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  * Starts the shop on `port` with its dev mailbox on `mailboxPort`; `adminEmails` may use /admin. On a fresh embedded
  * database, or on PostgreSQL at `databaseUrl`; `nodeFlags` are given to the server's Node (e.g. --cpu-prof). `checkout`
  * serves another checkout's build with its own scripts/serve.mjs (built there first), to compare with an earlier
- * commit under the same conditions; by default this one.
- * @param {{ port: number, mailboxPort: number, adminEmails?: string[], databaseUrl?: string, nodeFlags?: string[], checkout?: string }} options
+ * commit under the same conditions; by default this one. `dataDir` keeps the embedded database (in `dataDir/pglite`) where
+ * the caller says and leaves it there on stop, so a bench can stop the shop, write to its database and start it again.
+ * @param {{ port: number, mailboxPort: number, adminEmails?: string[], databaseUrl?: string, nodeFlags?: string[], checkout?: string, dataDir?: string }} options
  */
-export async function startShop({ port, mailboxPort, adminEmails = [], databaseUrl, nodeFlags = [], checkout = root }) {
+export async function startShop({ port, mailboxPort, adminEmails = [], databaseUrl, nodeFlags = [], checkout = root, ...rest }) {
   const origin = `http://127.0.0.1:${port}`;
   const mailbox = `http://127.0.0.1:${mailboxPort}`;
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-shop-'));
+  const dataDir = rest.dataDir ?? mkdtempSync(join(tmpdir(), 'bench-shop-'));
   const env = {
     ...process.env,
     HOST: '127.0.0.1',
@@ -54,7 +55,7 @@ export async function startShop({ port, mailboxPort, adminEmails = [], databaseU
     stopping = true;
     server.kill('SIGTERM');
     await exited;
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!rest.dataDir) rmSync(dataDir, { recursive: true, force: true });
   }
 
   /** A JSON call as the shop's own pages make it: same Origin, JSON body. */

@@ -5,7 +5,8 @@
 // 3. cold start: from starting the built shop (`npm start` on a built tree) to its first page, on a fresh embedded
 //    database (migrations and catalogue sync included) and again on the same one (a restart);
 // 4. the API (and pages) under load on PGlite, and on PostgreSQL when TEST_DATABASE_URL (or BENCH_DATABASE_URL) is set,
-//    in a scratch database created for the run and dropped after it (scripts/bench-api.mjs).
+//    in a scratch database created for the run and dropped after it (scripts/bench-api.mjs);
+// 5. the admin's sales overview with 10 000 orders, on the same engines (scripts/bench-sales.mjs).
 //
 //   npm run bench [-- --skip-lighthouse] [-- --duration 10]
 import { spawn, spawnSync } from 'node:child_process';
@@ -90,15 +91,15 @@ for \`/\`. The server migrates the database, syncs the catalogue and checks its 
   }
 }
 
-/** Runs the API bench against a database of its own on the PostgreSQL server at `url`, dropped afterwards. */
-async function onPostgres(url) {
+/** Runs `script` against a database of its own on the PostgreSQL server at `url`, dropped afterwards. */
+async function onPostgres(url, script, scriptArgs) {
   const name = `aurelia_bench_${Date.now()}`;
   const admin = postgres(url, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database ${name}`);
   try {
     const target = new URL(url);
     target.pathname = `/${name}`;
-    step('scripts/bench-api.mjs', ['--postgres', target.href, '--write', ...passOn]);
+    step(script, ['--postgres', target.href, '--write', ...scriptArgs]);
   } finally {
     await admin.unsafe(`drop database if exists ${name} with (force)`);
     await admin.end();
@@ -110,6 +111,9 @@ else step('node_modules/astro/bin/astro.mjs', ['build']);
 step('scripts/bench-bytes.mjs', ['--write']);
 await coldStart();
 step('scripts/bench-api.mjs', ['--write', ...passOn]);
+step('scripts/bench-sales.mjs', ['--write']);
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-if (databaseUrl) await onPostgres(databaseUrl);
-else console.log('\nNo TEST_DATABASE_URL: the API bench ran on the embedded database only.');
+if (databaseUrl) {
+  await onPostgres(databaseUrl, 'scripts/bench-api.mjs', passOn);
+  await onPostgres(databaseUrl, 'scripts/bench-sales.mjs', []);
+} else console.log('\nNo TEST_DATABASE_URL: the API and sales benches ran on the embedded database only.');

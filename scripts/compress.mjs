@@ -58,16 +58,15 @@ function varyOnEncoding(res) {
 /**
  * Wraps a Node request handler so its answers are compressed for clients that accept it (see the top of this file).
  * @param {(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => unknown} handler
- * @param {{ minBytes?: number, brotliQuality?: number, gzipLevel?: number }} [options] Brotli 1 and gzip 3, chosen by
- *   measuring the on-demand 404 page (39 KB; 2-3.5 ms of server CPU to render here) in the running server, each level
- *   alternated with uncompressed answers round by round under the same load (this machine is shared: only side-by-side
- *   figures mean anything). Over the uncompressed answer, brotli 1 cost -0.2 to +0.7 ms of CPU per answer in two runs,
- *   brotli 3 +0.3 to +1.8 ms in four, brotli 4 +0.9 ms and 5 +1.2 ms; alone, compressing that page takes 0.2-0.3 ms
- *   at brotli 1 or gzip 3, 0.4 at brotli 3, 0.55-0.7 at brotli 4 or gzip 6. It goes out as 12.6 KB at brotli 1, 11.4 KB
- *   at gzip 3 or brotli 3, 10.9 KB at brotli 4: brotli 1 saves 94 % and gzip 3 98 % of what brotli 4 saves, for half
- *   its CPU or less. Brotli's best level (11), used for the built files, takes 37 ms for that page.
+ * @param {{ minBytes?: number, brotliQuality?: number, gzipLevel?: number }} [options] Brotli 0 and gzip 3, chosen by
+ *   measuring the on-demand 404 page (39 KB; 2-3.5 ms of server CPU to render here). Alone, compressing it takes
+ *   0.08 ms at brotli 0 (13.0 KB), 0.28 ms at brotli 1 (12.6 KB), 0.15 ms at gzip 3 (11.4 KB), 0.4 ms at brotli 3 and
+ *   0.55-0.7 ms at brotli 4 or gzip 6 (10.9 KB); brotli 11, used for the built files, takes 37 ms. In the running server
+ *   under load (scripts/bench-pages.mjs, alternated with a build that does not compress) each costs more than alone,
+ *   about twice: brotli 1 left the on-demand pages at 0.76-0.81 x the uncompressed build's requests per second, brotli
+ *   0 at 0.86-0.90 x, for 0.4 KB more on the wire. Gzip 3 is for the clients that do not take brotli.
  */
-export function compressing(handler, { minBytes = COMPRESS_MIN_BYTES, brotliQuality = 1, gzipLevel = 3 } = {}) {
+export function compressing(handler, { minBytes = COMPRESS_MIN_BYTES, brotliQuality = 0, gzipLevel = 3 } = {}) {
   const brotliParams = (size) => ({
     [zlib.constants.BROTLI_PARAM_QUALITY]: brotliQuality,
     [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,

@@ -6,10 +6,15 @@
 // - compression: the built files in the encoding the browser accepts, from the brotli and gzip files the build wrote
 //   beside them (scripts/precompress.mjs); on-demand pages and JSON compressed as they are sent (scripts/compress.mjs);
 // - time limits on slow clients (headers, whole request), so a body that never arrives does not hold a connection;
-// - a line on stderr for every answer slower than SLOW_ANSWER_MS, so a stall shows where it happened;
+// - a warning line for every answer slower than SLOW_ANSWER_MS, so a stall shows where it happened;
+// - a request id on every request and answer (X-Request-Id), and a log line for every answer the app does not give
+//   (scripts/log.mjs; the app's middleware logs its own, with their route patterns);
 // - the built files, served here rather than by Astro's standalone server, so that /api requests go straight to the
 //   app: the standalone server first looks on disk for a file of every path (two stat calls, about 13 % of the
 //   server's time while orders were placed);
+// - a graceful stop on SIGTERM or SIGINT (gracefulShutdown): no new connections, the requests under way answered (at
+//   most SHUTDOWN_GRACE_SECONDS, default 10), then the app's services stopped (the outbox's job finished or handed
+//   back, the database closed) and exit 0; a second signal, a second or more after the first, exits at once;
 // - NODE_ENV=production unless it is set.
 // HOST and PORT choose where (default 127.0.0.1:4321).
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
@@ -19,9 +24,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import send from 'send';
 import { compressing, negotiateEncoding } from './compress.mjs';
 import { withoutStripe } from './csp.mjs';
+import { markingApp, serverLogger, withRequestIds } from './log.mjs';
 import { ENCODINGS, TEXT_TYPES } from './precompress.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const serverLog = serverLogger();
 
 // The built shop is production: libraries that read NODE_ENV when they load (React, which renders the order e-mails
 // on the server) pick their production builds, not the development ones meant for debugging. Set before anything loads.
@@ -97,7 +104,7 @@ function framingForbidden(policy) {
 export const SLOW_ANSWER_MS = 2000;
 
 /** Wraps a Node request handler so an answer that takes longer than `slowMs` (or never comes) is reported. */
-export function reportingSlowAnswers(handler, { slowMs = SLOW_ANSWER_MS, report = console.warn } = {}) {
+export function reportingSlowAnswers(handler, { slowMs = SLOW_ANSWER_MS, report = (line) => serverLog.warn(line) } = {}) {
   return (req, res) => {
     const started = performance.now();
     res.once('close', () => {
@@ -279,7 +286,7 @@ export function withBuiltFiles(app, client) {
       stream.on('error', (error) => {
         if (!found) return missing();
         const status = error.statusCode ?? error.status ?? 500;
-        if (status >= 500) console.error(String(error));
+        if (status >= 500) serverLog.error({ path: pathname, err: String(error) }, 'a built file could not be read');
         res.writeHead(status);
         res.end(status >= 500 ? 'Internal server error' : '');
       });
@@ -308,6 +315,68 @@ export function withBuiltFiles(app, client) {
   };
 }
 
+/** Where the app's bundle leaves the function that stops its services (src/app/services.server.ts, STOP_SERVICES). */
+const STOP_SERVICES = Symbol.for('aurelia.stopServices');
+
+/** SHUTDOWN_GRACE_SECONDS in ms: how long requests under way get after SIGTERM (1 to 300 s, default 10). */
+export function shutdownGraceMs(value = process.env.SHUTDOWN_GRACE_SECONDS) {
+  if (value === undefined || value.trim() === '') return 10_000;
+  const seconds = Number(value);
+  if (!Number.isInteger(seconds) || seconds < 1 || seconds > 300) {
+    throw new Error('SHUTDOWN_GRACE_SECONDS must be a whole number of seconds from 1 to 300');
+  }
+  return seconds * 1000;
+}
+
+/**
+ * Stops `server` without dropping a request it took: from the call on, it accepts no connection, closes the kept-alive
+ * ones that are idle, and answers the requests under way, each with `Connection: close`, for at most `graceMs`
+ * (past that, their connections are closed). Then `stop` runs (the app's services), within what is left of the grace
+ * and at least 2 s. Resolves to the exit code: 0 when everything finished, 1 when something had to be cut.
+ * Install it before the server takes requests: it counts them from their start.
+ */
+export function gracefulShutdown(server, { graceMs, stop, log = console.log }) {
+  const inFlight = new Set();
+  let draining = false;
+  let drained = () => {};
+  server.prependListener('request', (_req, res) => {
+    inFlight.add(res);
+    // After the answer, a kept-alive connection would wait for a next request that must go to the next server.
+    if (draining) res.setHeader('connection', 'close');
+    res.once('close', () => {
+      inFlight.delete(res);
+      if (draining && inFlight.size === 0) drained();
+    });
+  });
+  const within = (promise, ms) =>
+    new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      promise
+        .then(
+          () => resolve(true),
+          () => resolve(false),
+        )
+        .finally(() => clearTimeout(timer));
+    });
+  return async function shutdown(signal) {
+    const started = Date.now();
+    draining = true;
+    log(`${signal}: taking no new connections; answering ${inFlight.size} request(s) under way (at most ${graceMs / 1000} s)`);
+    server.close();
+    server.closeIdleConnections();
+    for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
+    const answered = inFlight.size === 0 || (await within(new Promise((resolve) => (drained = resolve)), graceMs));
+    if (!answered) {
+      log(`${inFlight.size} request(s) still under way after ${graceMs / 1000} s: their connections are closed`);
+      server.closeAllConnections();
+    }
+    const stopped = await within(Promise.resolve().then(stop), Math.max(2_000, graceMs - (Date.now() - started)));
+    if (!stopped) log('the services did not stop in time (an outbox job under way runs again when its lease ends)');
+    log(`stopped after ${Date.now() - started} ms`);
+    return answered && stopped ? 0 : 1;
+  };
+}
+
 /** Asks the shop's readiness endpoint through a private loopback listener; resolves to its status and body. */
 async function readiness(server) {
   await new Promise((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
@@ -327,19 +396,27 @@ export async function serve({ host = process.env.HOST ?? '127.0.0.1', port = Num
   // The adapter's middleware mode: Astro's handler for what the app answers; withBuiltFiles serves the files.
   const { handler: app } = await import(pathToFileURL(join(root, 'dist/server/entry.mjs')).href);
   // On-demand answers (pages, /api JSON) are compressed as they are sent; the built files were compressed at build time.
-  const handler = withBuiltFiles(compressing(app), join(root, 'dist/client'));
+  const handler = withBuiltFiles(markingApp(compressing(app)), join(root, 'dist/client'));
   const policy = policyFromPages(htmlFiles(join(root, 'dist/client')).map((file) => readFileSync(file, 'utf8')));
   // Stripe is configured when its keys are set (the server refuses to start with only some of them, see readiness).
   const stripe = (process.env.STRIPE_SECRET_KEY ?? '').trim() !== '';
   const https = (process.env.SITE_URL ?? '').startsWith('https:');
   const answer = withSecurityHeaders(handler, { policy, https, stripe });
-  const server = answeringClientErrors(http.createServer(reportingSlowAnswers(answer)));
+  const server = answeringClientErrors(http.createServer(withRequestIds(reportingSlowAnswers(answer), serverLog)));
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   // An idle kept-alive connection is closed by the client, not by us: with Node's 5 s default, a client reusing a
   // connection at the moment the server drops it gets ECONNRESET (seen in the e2e suite). 65 s outlasts the 60 s idle
   // timeout of common load balancers, so a proxy never sends a request down a connection we are closing.
   server.keepAliveTimeout = 65_000;
+  const graceMs = shutdownGraceMs();
+  const shutdown = gracefulShutdown(server, {
+    graceMs,
+    log: (line) => serverLog.info(line),
+    stop: async () => {
+      await globalThis[STOP_SERVICES]?.();
+    },
+  });
 
   // The first readiness check opens the database and migrates it: slow by nature, so not reported.
   const ready = await readiness(http.createServer(answer));
@@ -351,7 +428,20 @@ export async function serve({ host = process.env.HOST ?? '127.0.0.1', port = Num
   await new Promise((resolve, reject) => server.once('error', reject).listen(port, host, resolve));
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   console.log(`Aurelia is being served at ${origin}/`);
-  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => server.close(() => process.exit(0)));
+  // A second signal stops at once, unless it comes within a second of the first: Ctrl-C reaches npm start and this
+  // process both, and npm start passes its own on (and systemd's default kill mode signals every process of the unit).
+  let first = 0;
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => {
+      if (first === 0) {
+        first = Date.now();
+        shutdown(signal).then((code) => process.exit(code));
+      } else if (Date.now() - first > 1000) {
+        serverLog.warn(`${signal} again: stopping now`);
+        process.exit(1);
+      }
+    });
+  }
   return server;
 }
 

@@ -40,5 +40,11 @@ const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, join(root, 'script
   stdio: 'inherit',
   env: { ...process.env, HOST: host, PORT: port },
 });
+// Each signal is passed on: the server stops gracefully on the first and at once on a later one (scripts/serve.mjs).
+// This process then ends as the server did: with its exit code, or killed by the same signal.
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+server.on('exit', (code, signal) => {
+  if (code !== null) process.exit(code);
+  for (const name of ['SIGINT', 'SIGTERM']) process.removeAllListeners(name);
+  process.kill(process.pid, signal ?? 'SIGTERM');
+});

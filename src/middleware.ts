@@ -1,7 +1,17 @@
 import { defineMiddleware } from 'astro:middleware';
 import { getServices } from '@/app/services.server';
 import { isDatabaseUnavailable } from '@/server/db/database.server';
-import { BEARER_ENDPOINTS, inSpecShape, needsOriginCheck, problem, SAFE_METHODS, sameOrigin } from '@/server/http.server';
+import {
+  BEARER_ENDPOINTS,
+  fromAnotherSite,
+  inSpecShape,
+  needsOriginCheck,
+  problem,
+  SAFE_METHODS,
+  sameOrigin,
+} from '@/server/http.server';
+import { adapterNames, logger, requestIdFrom, withRequestId } from '@/server/log.server';
+import { observeRequest } from '@/server/metrics.server';
 
 const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];
 
@@ -63,6 +73,54 @@ function refuse(url: URL, response: Response): Response | Promise<Response> {
 }
 
 /**
+ * Gives every request that reaches the app an id (the incoming X-Request-Id when it is a sane one, else a new one),
+ * runs it as that request (its log lines, and the outbox jobs it queues, carry the id), sends the id back, and logs
+ * and counts the answer. Then `guard` does the rest.
+ */
+export const onRequest = defineMiddleware(async (context, next) => {
+  const { request, routePattern } = context;
+  const requestId = requestIdFrom(request.headers.get('x-request-id'));
+  const started = performance.now();
+  let response: Response;
+  try {
+    response = await withRequestId(requestId, () => guard(context, next));
+  } catch (error) {
+    answered(request.method, routePattern, 500, started, requestId, error);
+    throw error;
+  }
+  try {
+    response.headers.set('x-request-id', requestId);
+  } catch {
+    // A response with immutable headers (Response.redirect): the same answer, with headers that can be set.
+    response = new Response(response.body, response);
+    response.headers.set('x-request-id', requestId);
+  }
+  answered(request.method, routePattern, response.status, started, requestId);
+  return response;
+});
+
+const requests = logger('http');
+
+/**
+ * The request's line and metrics: its method, route pattern (`/api/orders/[id]`, never the path with its ids or the
+ * query string with its tokens), status, duration and id, with the adapters the shop runs with. The duration is to
+ * the response's headers: a page that streams its body may take longer to finish.
+ */
+function answered(method: string, route: string, status: number, started: number, requestId: string, error?: unknown) {
+  const seconds = (performance.now() - started) / 1000;
+  observeRequest(method, route, status, seconds);
+  const line = { method, route, status, ms: Math.round(seconds * 1000), requestId, adapters: adapterNames() };
+  // An exception is an error; a 5xx the app chose (a vendor down, not ready yet, the database restarting) a warning:
+  // its cause has its own line.
+  if (error) requests.error({ ...line, err: error }, 'request failed');
+  else if (status >= 500) requests.warn(line, 'request answered');
+  else requests.info(line, 'request answered');
+}
+
+type Context = Parameters<Parameters<typeof defineMiddleware>[0]>[0];
+type Next = Parameters<Parameters<typeof defineMiddleware>[0]>[1];
+
+/**
  * Guards the on-demand routes. Under /api: an unknown path or method is a JSON 404 or 405 (Astro would answer its HTML
  * 404 page), state-changing requests must come from our own pages (save the exceptions `needsOriginCheck` names: the
  * signed webhook, bearer-authenticated calls), and text PostgreSQL cannot store never gets as far as a query. On-demand
@@ -70,7 +128,7 @@ function refuse(url: URL, response: Response): Response | Promise<Response> {
  * plain text (and ran before this, so /api could not answer in JSON). Security headers are added by the server in front
  * (scripts/serve.mjs), which also answers for the pre-rendered pages.
  */
-export const onRequest = defineMiddleware(async ({ request, url, routePattern }, next) => {
+async function guard({ request, url, routePattern }: Context, next: Next): Promise<Response> {
   if (!url.pathname.startsWith('/api/')) {
     if (!SAFE_METHODS.has(request.method) && !(await fromOwnPages(request)))
       return new Response(`Cross-site ${request.method} requests are forbidden.`, { status: 403 });
@@ -94,15 +152,19 @@ export const onRequest = defineMiddleware(async ({ request, url, routePattern },
   if (/%00/.test(request.url)) return refuse(url, problem(400, 'invalid_text', 'The address contains a NUL character.'));
   if (needsOriginCheck(request, url.pathname) && !(await fromOwnPages(request)))
     return refuse(url, problem(403, 'forbidden_origin', 'This request must come from the shop’s own pages.'));
+  // The admin's reads too (exports, packing slips): an admin's browser sends its cookie with a link or a form from
+  // another site, which must not start an export, nor record one. A bookmark or a typed address says `none`.
+  if (url.pathname.startsWith('/api/admin/') && fromAnotherSite(request))
+    return problem(403, 'forbidden_origin', 'This request must come from the shop’s own pages.');
   try {
     return await next();
   } catch (error) {
     // The database restarting or failing over: a clear answer the page can retry on, not Astro's 500 page.
     if (!isDatabaseUnavailable(error)) throw error;
-    console.warn(`[aurelia] ${request.method} ${url.pathname}: the database is unavailable (${(error as Error).message})`);
+    requests.warn({ method: request.method, route: routePattern, err: error }, 'the database is unavailable');
     return refuse(
       url,
       problem(503, 'unavailable', 'The shop is briefly unavailable. Please try again in a moment.', { 'retry-after': '5' }),
     );
   }
-});
+}

@@ -10,12 +10,14 @@ import { createAddressSuggestions } from '@/server/address/address.server';
 import type { AuthPort } from '@/server/auth/auth.port';
 import { createAuth } from '@/server/auth/auth.server';
 import { type Config, loadConfig } from '@/server/config.server';
+import { listenForBackupRequests, startMaintenance, takeBackup } from '@/server/db/backup.server';
 import type { Database } from '@/server/db/database.server';
 import { migrate } from '@/server/db/migrate.server';
 import { openPglite } from '@/server/db/pglite.server';
 import { openPostgres } from '@/server/db/postgres.server';
+import { logger, setAdapters } from '@/server/log.server';
 import type { MailPort } from '@/server/mail/mail.port';
-import { createMail } from '@/server/mail/mail.server';
+import { createMail, observedMail } from '@/server/mail/mail.server';
 import { type JobHandlers, jobHandlers } from '@/server/outbox/jobs.server';
 import { startOutboxWorker } from '@/server/outbox/outbox.server';
 import type { PaymentsPort } from '@/server/payments/payments.port';
@@ -40,12 +42,34 @@ export interface Services {
 }
 
 let started: Promise<Services> | undefined;
+/** What stops the started services, in order (see stopServices). */
+let stopping: (() => Promise<void>) | undefined;
+
+/**
+ * Where the server in front (scripts/serve.mjs, which loads the built app as a bundle it cannot import from) finds
+ * stopServices once the services have started.
+ */
+export const STOP_SERVICES = Symbol.for('aurelia.stopServices');
+
+/**
+ * Stops the services for a clean exit, once no request is being answered any more: the outbox takes no new job (the
+ * one under way finishes, the ones it had claimed are handed back), the maintenance timers and the backup socket stop
+ * (a backup under way finishes), then the database is closed (PGlite's thread, or PostgreSQL's pool). Nothing when
+ * they never started.
+ */
+export async function stopServices(): Promise<void> {
+  const stop = stopping;
+  stopping = undefined;
+  await stop?.();
+}
+
+const log = logger('shop');
 
 /** The server's ports, started once per process on first use: configuration, database (migrated), e-mail, accounts. */
 export function getServices(): Promise<Services> {
   started ??= start().catch((error: unknown) => {
     started = undefined;
-    console.error(`[aurelia] cannot start: ${error instanceof Error ? error.message : String(error)}`);
+    log.fatal({ err: error }, `cannot start: ${error instanceof Error ? error.message : String(error)}`);
     throw error;
   });
   return started;
@@ -57,7 +81,9 @@ async function start(): Promise<Services> {
   await migrate(db);
   await syncCatalogue(db, await getProducts());
 
-  const { mail, devMailbox } = await createMail(config.mail);
+  const created = await createMail(config.mail);
+  const mail = observedMail(created.mail);
+  const { devMailbox } = created;
   const shipping = createShipping(config.shipping);
   const payments = createPayments(config.payments, db);
   const address = createAddressSuggestions(config.address);
@@ -83,24 +109,71 @@ async function start(): Promise<Services> {
     { intervalMs: 5000 },
   );
   nudgeOutbox = () => worker.nudge();
+  const stopMaintenance = startMaintenance(db, {
+    backups: config.backups.everyMs && db.snapshot ? { ...config.backups, everyMs: config.backups.everyMs } : null,
+    vacuumEveryMs: db.kind === 'pglite' ? config.vacuumEveryMs : null,
+  });
+  // `npm run backup` asks the running shop through a socket beside its data directory (see listenForBackupRequests).
+  const stopBackupSocket =
+    config.database.kind === 'pglite'
+      ? await listenForBackupRequests(`${config.database.dir}.sock`, () => takeBackup(db, config.backups.dir, 'manual')).catch(
+          (error: unknown) => {
+            log.warn({ err: error }, 'npm run backup cannot reach this shop: the backup socket did not open');
+            return async () => {};
+          },
+        )
+      : async () => {};
   const prune = setInterval(() => {
-    pruneRateLimits(db).catch((error: unknown) => console.warn('[rate limits] prune failed:', error));
-    pruneHolds(db).catch((error: unknown) => console.warn('[stock] pruning lapsed holds failed:', error));
+    pruneRateLimits(db).catch((error: unknown) => log.warn({ err: error }, 'pruning the rate limits failed'));
+    pruneHolds(db).catch((error: unknown) => log.warn({ err: error }, 'pruning lapsed stock holds failed'));
   }, 3_600_000);
   prune.unref();
   // Payments that succeeded without an order (the server stopped in between, no webhook came) are found and recorded.
   const reconcile = setInterval(
     () =>
       reconcilePayments(db, payments, { onQueued: () => worker.nudge() }).catch((error: unknown) =>
-        console.warn('[checkout] reconciliation failed:', error),
+        log.warn({ err: error }, 'reconciliation failed'),
       ),
     5 * 60_000,
   );
   reconcile.unref();
+  stopping = async () => {
+    clearInterval(prune);
+    clearInterval(reconcile);
+    await Promise.all([worker.stop(), stopMaintenance(), stopBackupSocket()]);
+    await db.close();
+  };
+  Reflect.set(globalThis, STOP_SERVICES, stopServices);
 
   const where = config.database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.database.dir}`;
-  console.log(
-    `[aurelia] database: ${where} · accounts: ${auth.name} · e-mail: ${devMailbox ? `demo mailbox at ${devMailbox}/ (new accounts are confirmed there)` : 'AWS SES'} · shipping: ${shipping.name} · payments: ${payments.name === 'stripe' ? stripeName(config.payments) : 'test processor (TEST MODE cards)'} · address suggestions: ${address?.name ?? 'off'}`,
+  setAdapters({
+    db: config.database.kind,
+    accounts: auth.name,
+    mail: mail.name,
+    shipping: shipping.name,
+    payments: payments.name,
+    address: address?.name ?? 'off',
+  });
+  // The configuration at start: what a person reads in the message, the same as fields for a machine (no secrets:
+  // adapter names, the log level, whether metrics are served).
+  log.info(
+    {
+      event: 'configuration',
+      adapters: {
+        db: config.database.kind,
+        accounts: auth.name,
+        mail: mail.name,
+        shipping: shipping.name,
+        payments: payments.name,
+        address: address?.name ?? 'off',
+      },
+      publicOrigin: config.publicOrigin,
+      logLevel: config.log.level,
+      metrics: config.metricsToken ? 'on (/metrics, bearer token)' : 'off (no METRICS_TOKEN)',
+      outboxStuckSeconds: config.outboxStuckSeconds,
+      trustProxyHops: config.trustProxyHops,
+    },
+    `database: ${where} · accounts: ${auth.name} · e-mail: ${devMailbox ? `demo mailbox at ${devMailbox}/ (new accounts are confirmed there)` : 'AWS SES'} · shipping: ${shipping.name} · payments: ${payments.name === 'stripe' ? stripeName(config.payments) : 'test processor (TEST MODE cards)'} · address suggestions: ${address?.name ?? 'off'}`,
   );
   return { config, db, auth, mail, shipping, payments, address, nudgeOutbox: () => worker.nudge(), devMailbox };
 }

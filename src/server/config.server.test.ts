@@ -12,11 +12,16 @@ describe('configuration', () => {
       trustProxyHops: 0,
       adminEmails: [],
       shopTimeZone: 'America/New_York',
+      log: { level: 'info', format: null },
+      metricsToken: null,
+      outboxStuckSeconds: 900,
       shopEmail: 'orders@aurelia-care.com',
       payments: { kind: 'test' },
       limits: LIMITS,
       shipping: { kind: 'rate-table' },
       address: { kind: 'none' },
+      backups: { dir: '.data/backups', everyMs: null, keep: 7 },
+      vacuumEveryMs: 86_400_000,
     });
   });
 
@@ -204,6 +209,46 @@ describe('configuration', () => {
     expect(loadConfig({ TRUST_PROXY_HOPS: '2' }).trustProxyHops).toBe(2);
     for (const bad of ['-1', '11', '1.5', 'yes']) {
       expect(() => loadConfig({ TRUST_PROXY_HOPS: bad })).toThrow(/TRUST_PROXY_HOPS must be a whole number from 0 to 10/);
+    }
+  });
+
+  it('reads the backup schedule and the vacuum interval, refusing what it cannot follow', () => {
+    expect(loadConfig({}).backups).toEqual({ dir: '.data/backups', everyMs: null, keep: 7 });
+    expect(loadConfig({}).vacuumEveryMs).toBe(86_400_000);
+    expect(loadConfig({ BACKUP_EVERY: '6h', BACKUP_KEEP: '3', BACKUP_DIR: '/srv/backups' }).backups).toEqual({
+      dir: '/srv/backups',
+      everyMs: 6 * 3_600_000,
+      keep: 3,
+    });
+    expect(loadConfig({ BACKUP_EVERY: '30m' }).backups.everyMs).toBe(1_800_000);
+    expect(loadConfig({ VACUUM_EVERY: 'off' }).vacuumEveryMs).toBeNull();
+    expect(loadConfig({ VACUUM_EVERY: '1d' }).vacuumEveryMs).toBe(86_400_000);
+    for (const bad of ['6', 'six hours', '0h', '25d', '-1h', '1w', 'off']) {
+      expect(() => loadConfig({ BACKUP_EVERY: bad })).toThrow(/BACKUP_EVERY must be a duration such as 30m, 6h or 1d/);
+    }
+    expect(() => loadConfig({ VACUUM_EVERY: 'never' })).toThrow(/VACUUM_EVERY must be a duration .*, or off/);
+    for (const bad of ['0', '1001', '2.5', 'all']) {
+      expect(() => loadConfig({ BACKUP_KEEP: bad })).toThrow(/BACKUP_KEEP must be a whole number from 1 to 1000/);
+    }
+    // PostgreSQL is copied with its own tools, and vacuumed by its own autovacuum.
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://db/shop', BACKUP_EVERY: '6h' })).toThrow(/pg_dump/);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/shop' }).vacuumEveryMs).toBeNull();
+  });
+
+  it('reads the log level and format, the metrics token and when the outbox counts as stuck, and refuses bad values', () => {
+    const token = 'a'.repeat(64);
+    const config = loadConfig({ LOG_LEVEL: 'debug', LOG_FORMAT: 'json', METRICS_TOKEN: token, OUTBOX_STUCK_SECONDS: '120' });
+    expect(config.log).toEqual({ level: 'debug', format: 'json' });
+    expect(config.metricsToken).toBe(token);
+    expect(config.outboxStuckSeconds).toBe(120);
+    expect(() => loadConfig({ LOG_LEVEL: 'verbose' })).toThrow(/LOG_LEVEL must be one of/);
+    expect(() => loadConfig({ LOG_FORMAT: 'text' })).toThrow(/LOG_FORMAT must be json or pretty/);
+    // Too short to be unguessable, or with characters a header would mangle.
+    for (const bad of ['short', `${'a'.repeat(40)} b`, `${'a'.repeat(40)}"`]) {
+      expect(() => loadConfig({ METRICS_TOKEN: bad })).toThrow(/METRICS_TOKEN must be 32 to 256/);
+    }
+    for (const bad of ['59', '86401', '1.5', 'soon']) {
+      expect(() => loadConfig({ OUTBOX_STUCK_SECONDS: bad })).toThrow(/OUTBOX_STUCK_SECONDS must be a whole number/);
     }
   });
 

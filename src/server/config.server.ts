@@ -17,7 +17,30 @@ function group<K extends string>(env: NodeJS.ProcessEnv, name: string, keys: rea
 
 const FACTOR_ERROR = 'ADDRESS_LIMIT_FACTOR must be a whole number from 1 to 1000';
 const HOPS_ERROR = 'TRUST_PROXY_HOPS must be a whole number from 0 to 10';
+const KEEP_ERROR = 'BACKUP_KEEP must be a whole number from 1 to 1000';
+const STUCK_ERROR = 'OUTBOX_STUCK_SECONDS must be a whole number of seconds from 60 to 86400';
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const url = (name: string) => z.url({ error: `${name} must be a URL` });
+
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+/** Node's timers wait at most 2^31 - 1 ms (24.8 days). */
+const MAX_INTERVAL_MS = 24 * 86_400_000;
+
+/** A duration such as `30m`, `6h` or `1d` (s, m, h, d), up to 24 days, in milliseconds; `off` (when allowed) is null. */
+function duration(name: string, { off }: { off: boolean }) {
+  const error = `${name} must be a duration such as 30m, 6h or 1d (s, m, h or d, at most 24d)${off ? ', or off' : ''}`;
+  return z.string().transform((value, ctx) => {
+    const text = value.trim().toLowerCase();
+    if (off && text === 'off') return null;
+    const match = /^(\d{1,9})\s*(s|m|h|d)$/.exec(text);
+    const ms = match ? Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS] : Number.NaN;
+    if (!(ms >= 1000 && ms <= MAX_INTERVAL_MS)) {
+      ctx.addIssue({ code: 'custom', message: error });
+      return z.NEVER;
+    }
+    return ms;
+  });
+}
 
 /** A sender as mail clients write it: `hello@example.com` or `Aurelia <hello@example.com>`. */
 const sender = z.string().refine(
@@ -106,6 +129,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
         .min(0, { error: HOPS_ERROR })
         .max(10, { error: HOPS_ERROR })
         .default(0),
+      BACKUP_EVERY: duration('BACKUP_EVERY', { off: false }).optional(),
+      BACKUP_KEEP: z.coerce
+        .number({ error: KEEP_ERROR })
+        .int({ error: KEEP_ERROR })
+        .min(1, { error: KEEP_ERROR })
+        .max(1000, { error: KEEP_ERROR })
+        .default(7),
+      BACKUP_DIR: z.string().trim().min(1).default('.data/backups'),
+      VACUUM_EVERY: duration('VACUUM_EVERY', { off: true }).prefault('24h'),
+      LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+      LOG_FORMAT: z.enum(['json', 'pretty'], { error: 'LOG_FORMAT must be json or pretty' }).optional(),
+      // Sent by Prometheus with every scrape: long enough that it cannot be guessed, and nothing a header cannot carry.
+      METRICS_TOKEN: z
+        .string()
+        .regex(/^[A-Za-z0-9._~+/=-]{32,256}$/, {
+          error: 'METRICS_TOKEN must be 32 to 256 letters, digits or ._~+/=- (e.g. openssl rand -hex 32)',
+        })
+        .optional(),
+      OUTBOX_STUCK_SECONDS: z.coerce
+        .number({ error: STUCK_ERROR })
+        .int({ error: STUCK_ERROR })
+        .min(60, { error: STUCK_ERROR })
+        .max(86400, { error: STUCK_ERROR })
+        .default(900),
     })
     .safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')));
   if (!result.success) {
@@ -130,6 +177,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     ] as const) {
       if (!prefix.test(stripe[key])) throw new Error(`${key} does not look like a Stripe key of that kind (${prefix.source}…).`);
     }
+  }
+  // The shop copies only its embedded database: PostgreSQL has its own tools, and its own vacuuming.
+  if (parsed.DATABASE_URL && parsed.BACKUP_EVERY) {
+    throw new Error(
+      "BACKUP_EVERY is for the embedded database: on PostgreSQL use pg_dump or your provider's point-in-time recovery (see the README).",
+    );
   }
   const stripeApi = stripeApiBase(env, stripe);
   return {
@@ -156,6 +209,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     adminEmails: parsed.ADMIN_EMAILS as readonly string[],
     /** The shop's time zone: the admin shows and filters times in it (IANA name, e.g. America/New_York). */
     shopTimeZone: parsed.SHOP_TIME_ZONE,
+    /** The least severe log level written, and whether lines are JSON or for a person (unset: pretty on a terminal). */
+    log: { level: parsed.LOG_LEVEL, format: parsed.LOG_FORMAT ?? null },
+    /** The bearer token /metrics asks for; null: /metrics answers 404. */
+    metricsToken: parsed.METRICS_TOKEN ?? null,
+    /** Readiness fails when a due outbox job has waited longer than this (the worker is not running them). */
+    outboxStuckSeconds: parsed.OUTBOX_STUCK_SECONDS,
     /** Where the shop's copy of every order goes. */
     shopEmail: parsed.SHOP_ADMIN_EMAIL,
     payments: stripe
@@ -171,6 +230,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     limits: limitsFor(parsed.ADDRESS_LIMIT_FACTOR),
     shipping: shippingConfig(env),
     address: addressConfig(env),
+    /** Backups of the embedded database: where (`npm run backup` writes there too) and, when set, how often and how many. */
+    backups: { dir: parsed.BACKUP_DIR, everyMs: parsed.BACKUP_EVERY ?? null, keep: parsed.BACKUP_KEEP },
+    /** How often the embedded database is vacuumed (PGlite runs no autovacuum); null: never. */
+    vacuumEveryMs: parsed.DATABASE_URL ? null : parsed.VACUUM_EVERY,
   };
 }
 

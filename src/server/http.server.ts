@@ -221,6 +221,16 @@ export function sameOrigin(request: Request, allowed: readonly string[]): boolea
   return allowed.includes(origin);
 }
 
+/**
+ * Whether a browser says another site's page made this request (Sec-Fetch-Site, which a page cannot set): a link, a
+ * form or a script on another site, a sibling subdomain's included. A GET that starts something an admin must mean
+ * (an export, recorded as their action) refuses it even though it changes no data.
+ */
+export function fromAnotherSite(request: Request): boolean {
+  const site = request.headers.get('sec-fetch-site');
+  return site === 'cross-site' || site === 'same-site';
+}
+
 /** Methods that change nothing: no Origin check. */
 export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Called by the payment processor's servers, not our pages: it verifies a signature on the raw body instead. */

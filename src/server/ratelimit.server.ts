@@ -1,5 +1,9 @@
 import type { Database, Sql } from './db/database.server';
 import { asService, serviceStatement } from './db/roles.server';
+import { logger } from './log.server';
+import { rateLimited } from './metrics.server';
+
+const log = logger('rate-limit');
 
 export interface Limit {
   /** Requests allowed per window. */
@@ -78,7 +82,20 @@ export async function hit(
     [bucket, windowSeconds],
   );
   if (!row || row.hits <= limit) return { ok: true };
-  return { ok: false, retryAfter: Math.max(1, row.retry_after) };
+  const retryAfter = Math.max(1, row.retry_after);
+  const name = limitName(bucket);
+  rateLimited.inc({ limit: name });
+  log.warn({ limit: name, retryAfter }, 'rate limit hit');
+  return { ok: false, retryAfter };
+}
+
+/**
+ * What a bucket counts, without whom it counts (its address, e-mail or shopper): `signup`, `signup:email`,
+ * `login:pair`. Names a limit in the log and the metrics without a shopper's address or e-mail in either.
+ */
+export function limitName(bucket: string): string {
+  const [kind = 'unknown', scope] = bucket.split(':');
+  return scope && /^(email|ip|user|pair|account|address)$/.test(scope) ? `${kind}:${scope}` : kind;
 }
 
 /** Counts a hit in each bucket, in order; the first refusal wins (so a refused first check does not count the rest). */

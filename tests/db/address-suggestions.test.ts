@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AddressSuggestionDeps, addressSuggestions } from '@/features/checkout/address-suggestions.server';
 import type { AddressPort } from '@/server/address/address.port';
 import { createGeoapifyAddress } from '@/server/address/geoapify.server';
+import { captureLogs } from '@/server/log.server';
 import { LIMITS } from '@/server/ratelimit.server';
 import { type FakeGeoapify, startFakeGeoapify } from '../mocks/geoapify';
 import { suiteDatabase, TEST_DATABASE_KIND } from './test-database';
@@ -112,7 +113,7 @@ describe(`GET /api/address-suggestions on ${TEST_DATABASE_KIND}`, () => {
   });
 
   it('answers 502 with a clear message when the vendor fails, and logs the vendor’s reason', async () => {
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const logs = captureLogs('warn');
     try {
       const { port } = recordingPort(new Error('Geoapify refused the request (HTTP 401): Invalid apiKey'));
       const answer = await ask({ address: port }, '?text=100 Main');
@@ -125,9 +126,14 @@ describe(`GET /api/address-suggestions on ${TEST_DATABASE_KIND}`, () => {
           },
         },
       });
-      expect(warn).toHaveBeenCalledWith('[address] suggestions failed: Geoapify refused the request (HTTP 401): Invalid apiKey');
+      expect(logs.records).toContainEqual(
+        expect.objectContaining({
+          msg: 'address suggestions failed',
+          err: expect.objectContaining({ message: 'Geoapify refused the request (HTTP 401): Invalid apiKey' }),
+        }),
+      );
     } finally {
-      warn.mockRestore();
+      logs.restore();
     }
   });
 
@@ -139,14 +145,17 @@ describe(`GET /api/address-suggestions on ${TEST_DATABASE_KIND}`, () => {
     expect(answer.body.suggestions).toHaveLength(5);
     expect(answer.body.suggestions).toContainEqual({ street: '100 Main Street', city: 'Springfield', state: 'IL', zip: '62701' });
 
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const logs = captureLogs('warn');
     try {
       fake.failNext(500);
       const failed = await ask({ address }, '?text=100 Main');
       expect(failed.status).toBe(502);
       expect(JSON.stringify(failed.body)).not.toContain(fake.apiKey);
+      // The vendor's key is in the URL the adapter asked: never in the log line about the failure either.
+      expect(logs.records).toHaveLength(1);
+      expect(logs.text()).not.toContain(fake.apiKey);
     } finally {
-      warn.mockRestore();
+      logs.restore();
     }
   });
 });

@@ -13,6 +13,7 @@ import { handlePaymentEvent, reconcilePayments } from '@/features/checkout/payme
 import { quoteRates } from '@/features/checkout/rates.server';
 import { orderNumber } from '@/features/orders/orders';
 import { asShopper, type ShopperClaims } from '@/server/db/roles.server';
+import { captureLogs } from '@/server/log.server';
 import type { MailMessage } from '@/server/mail/mail.port';
 import { JOBS } from '@/server/outbox/jobs.server';
 import type { PaymentIntentStatus, PaymentsPort } from '@/server/payments/payments.port';
@@ -131,12 +132,17 @@ describe(`recording an order on ${TEST_DATABASE_KIND}`, () => {
       ...payments,
       retrieveIntent: async (id) => ({ ...(await payments.retrieveIntent(id)), amountCents: 1 }),
     };
-    const error = console.error;
-    console.error = () => {};
+    const logs = captureLogs('error');
     try {
       expect(await recordOrder(db, lying, started.paymentIntentId)).toMatchObject({ ok: false, status: 409 });
+      expect(logs.records).toEqual([
+        expect.objectContaining({
+          msg: expect.stringMatching(/another amount than its checkout: no order recorded/),
+          paidCents: 1,
+        }),
+      ]);
     } finally {
-      console.error = error;
+      logs.restore();
     }
     const [count] = await db.query<{ n: number }>(`select count(*)::int as n from public.orders where payment_intent_id = $1`, [
       started.paymentIntentId,
@@ -257,16 +263,20 @@ describe(`recording an order on ${TEST_DATABASE_KIND}`, () => {
     await db.query(`update public.checkouts set updated_at = now() - interval '20 minutes' where payment_intent_id = any($1)`, [
       [paid.started.paymentIntentId, unpaid.started.paymentIntentId],
     ]);
-    const warn = console.warn;
-    const said: string[] = [];
-    console.warn = (line: string) => void said.push(line);
+    const logs = captureLogs('warn');
     try {
       const recorded = await reconcilePayments(db, paid.payments);
       expect(recorded).toHaveLength(1);
-      expect(said.join('\n')).toMatch(new RegExp(`recorded order ${recorded[0]} for payment ${paid.started.paymentIntentId}`));
+      expect(logs.records).toContainEqual(
+        expect.objectContaining({
+          msg: 'reconciliation recorded an order for a payment that had none',
+          orderId: recorded[0],
+          paymentIntentId: paid.started.paymentIntentId,
+        }),
+      );
       expect(await reconcilePayments(db, paid.payments)).toEqual([]);
     } finally {
-      console.warn = warn;
+      logs.restore();
     }
     const [recentOrder] = await db.query(`select id from public.orders where payment_intent_id = $1`, [
       recent.started.paymentIntentId,

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { asService } from '@/server/db/roles.server';
+import { captureLogs } from '@/server/log.server';
 import { readDevMailbox, startDevMailbox } from '@/server/mail/dev-mailbox.server';
 import type { MailMessage, MailPort } from '@/server/mail/mail.port';
 import { createSesMail } from '@/server/mail/ses.server';
@@ -11,11 +12,11 @@ import { suiteDatabase, TEST_DATABASE_KIND } from './test-database';
 
 const db = suiteDatabase();
 
-// Failures are logged with console.warn by design; tests that expect one read it from here.
-let warn: ReturnType<typeof vi.spyOn>;
+// Failures are logged by design; tests that expect one read the log's lines from here.
+let logs: ReturnType<typeof captureLogs>;
 beforeEach(() => {
-  warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
-  return () => warn.mockRestore();
+  logs = captureLogs('warn');
+  return () => logs.restore();
 });
 
 /** A job kind of the test's own, so one test's jobs never reach another test's handlers. */
@@ -118,8 +119,15 @@ describe(`outbox on ${TEST_DATABASE_KIND}`, () => {
     expect(first).toMatchObject({ attempts: 1, done: false, locked: false, last_error: 'mail service unavailable' });
     expect(first.due_in).toBeGreaterThan(25);
     expect(first.due_in).toBeLessThanOrEqual(30);
-    expect(warn).toHaveBeenCalledWith(
-      expect.stringMatching(/failed on attempt 1\/10; retrying in 30 s: mail service unavailable/),
+    expect(logs.records).toContainEqual(
+      expect.objectContaining({
+        level: 'warn',
+        msg: 'job failed; retrying in 30 s',
+        kind,
+        attempt: 1,
+        retry: true,
+        err: 'mail service unavailable',
+      }),
     );
 
     // Not due yet: nothing runs.
@@ -159,7 +167,12 @@ describe(`outbox on ${TEST_DATABASE_KIND}`, () => {
     const row = await onlyJob(kind);
     expect(row).toMatchObject({ attempts: MAX_ATTEMPTS, done: false, last_error: 'address rejected' });
     expect(await processDue(db, handlers, { now: new Date(Date.now() + 365 * 86_400_000) })).toEqual({ sent: 0, failed: 0 });
-    expect(warn).toHaveBeenLastCalledWith(expect.stringMatching(/failed on attempt 10 and will not be retried/));
+    expect(logs.records.at(-1)).toMatchObject({
+      level: 'error',
+      attempt: 10,
+      retry: false,
+      msg: expect.stringMatching(/will not be retried/),
+    });
   });
 
   it('sets a malformed e-mail payload aside at once instead of retrying it', async () => {
@@ -172,7 +185,12 @@ describe(`outbox on ${TEST_DATABASE_KIND}`, () => {
 
     expect(sent).toEqual([]);
     expect(await onlyJob(kind)).toMatchObject({ attempts: MAX_ATTEMPTS, done: false });
-    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/will not be retried.*email payload is not what the job expects/));
+    expect(logs.records).toContainEqual(
+      expect.objectContaining({
+        msg: expect.stringMatching(/will not be retried/),
+        err: expect.stringMatching(/email payload is not what the job expects/),
+      }),
+    );
   });
 
   it('checks a typed job’s payload when it is queued, and queues one job per de-duplication key', async () => {
@@ -260,6 +278,46 @@ describe(`outbox on ${TEST_DATABASE_KIND}`, () => {
       await worker.stop();
     }
     expect(await onlyJob(kind)).toMatchObject({ done: true });
+  });
+});
+
+describe('the outbox worker stopping with the server', () => {
+  it('finishes the job under way and hands back the ones it had claimed, which then run exactly once', async () => {
+    const kind = newKind();
+    const ran: string[] = [];
+    let release = () => {};
+    let handler: (payload: unknown) => Promise<void> = async () => {};
+    const firstStarted = new Promise<void>((started) => {
+      let first = true;
+      handler = async (payload) => {
+        ran.push((payload as { n: string }).n);
+        if (first) {
+          first = false;
+          started();
+          await new Promise<void>((resolve) => (release = resolve));
+        }
+      };
+    });
+    await asService(db, async (tx) => {
+      for (const n of ['1', '2', '3']) await enqueue(tx, { kind, payload: { n } });
+    });
+    const worker = startOutboxWorker(db, { [kind]: (payload) => handler(payload) }, { intervalMs: 60_000 });
+    await firstStarted;
+    // All three are claimed; the first is running when the server stops.
+    expect((await jobsOf(kind)).map((j) => j.locked)).toEqual([true, true, true]);
+    const stopped = worker.stop();
+    release();
+    await stopped;
+    expect(ran).toEqual(['1']);
+    expect(await jobsOf(kind)).toMatchObject([
+      { done: true, attempts: 1 },
+      { done: false, locked: false, attempts: 0 },
+      { done: false, locked: false, attempts: 0 },
+    ]);
+    // The next server (or this one restarted) runs them at once, and only them.
+    expect(await processDue(db, { [kind]: (payload) => handler(payload) })).toEqual({ sent: 2, failed: 0 });
+    expect(ran).toEqual(['1', '2', '3']);
+    expect(await processDue(db, { [kind]: (payload) => handler(payload) })).toEqual({ sent: 0, failed: 0 });
   });
 });
 

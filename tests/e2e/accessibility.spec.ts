@@ -1,7 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
-import { openAccountDialog } from './accounts';
-import { allHydrated, hydrated } from './islands';
+import { allHydrated, expect, hydrated, openAccountDialog, test } from './fixtures';
 
 // /orders sends guests home; its signed-in history is checked in orders.spec.ts.
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];

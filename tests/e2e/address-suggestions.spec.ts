@@ -1,8 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Page, type Request } from '@playwright/test';
+import { test as base, type Page, type Request } from '@playwright/test';
 import { type FakeGeoapify, startFakeGeoapify } from '../mocks/geoapify';
-import { addFromProductPage, openCart } from './cart-helpers';
-import { type SecondShop, startSecondShop, testOn } from './second-server';
+import { addFromProductPage, expect, openCart, type SecondShop, startSecondShop, testOn } from './fixtures';
 
 // Address suggestions in the checkout's street field, end to end in Chromium. With Geoapify configured: a second
 // built shop of its own, with a key and GEOAPIFY_API_BASE pointing its adapter at tests/mocks/geoapify.ts, a local

@@ -20,6 +20,7 @@ export const E2E_ADMINS = [
   'subscribers',
   'history',
   'header',
+  'sales',
   'stock',
 ] as const;
 

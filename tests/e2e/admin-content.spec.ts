@@ -1,9 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { signedInAdmin } from './admins';
-import { hydrated } from './islands';
-import { openReviews } from './product-reviews';
-import { signedInShopper } from './session';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, hydrated, openReviews, test } from './fixtures';
 
 // The admin's reviews, messages and subscribers, through the built server. Tests run side by side on one database, so
 // each acts only on rows it made itself: reviews are approved on product 1 only (no other journey counts its reviews)
@@ -27,11 +24,12 @@ test.describe('admin: reviews', () => {
   test('a shopper’s review, approved in the queue, shows on the product page with the title’s rating updated', async ({
     page,
     browser,
-    baseURL,
+    signIn,
+    signInAdmin,
   }) => {
     // Two accounts and five page loads across three browsers.
     test.slow();
-    await signedInShopper(page.request, baseURL ?? '', 'Rae');
+    await signIn(page.request, 'Rae');
     const reviews = await openReviews(page, CREAM);
     const form = reviews.locator('form');
     await form.getByRole('radio', { name: '1 star', exact: true }).check();
@@ -42,7 +40,7 @@ test.describe('admin: reviews', () => {
     await expect(reviews.locator('.review', { hasText: comment }).getByText('Awaiting approval')).toBeVisible();
 
     const admin = await browser.newPage();
-    await signedInAdmin(admin.request, baseURL ?? '', 'reviews');
+    await signInAdmin('reviews', admin.request);
     const card = await queueCard(admin, comment);
     await expect(card.getByRole('heading', { name: 'Vitamin C Body Cream' })).toBeVisible();
     await expect(card.getByRole('img', { name: '1 out of 5 stars' })).toBeVisible();
@@ -68,14 +66,20 @@ test.describe('admin: reviews', () => {
     await guest.close();
   });
 
-  test('a rejected review is shown to nobody, its author included, and leaves the queue', async ({ page, browser, baseURL }) => {
+  test('a rejected review is shown to nobody, its author included, and leaves the queue', async ({
+    page,
+    browser,
+    baseURL,
+    signIn,
+    signInAdmin,
+  }) => {
     test.slow();
-    await signedInShopper(page.request, baseURL ?? '', 'Tom');
+    await signIn(page.request, 'Tom');
     const comment = `Buy from my shop instead! ${Date.now()}`;
     expect((await postReview(page.request, baseURL, { productId: CREAM, rating: 1, comment })).status()).toBe(201);
 
     const admin = await browser.newPage();
-    await signedInAdmin(admin.request, baseURL ?? '', 'reviews-reject');
+    await signInAdmin('reviews-reject', admin.request);
     const card = await queueCard(admin, comment);
     await card.getByRole('button', { name: 'Reject', exact: true }).click();
     await expect(admin.getByRole('status').filter({ hasText: 'Review rejected' })).toBeVisible();
@@ -96,15 +100,15 @@ test.describe('admin: reviews', () => {
     await guest.close();
   });
 
-  test('several ticked reviews are rejected at once', async ({ page, browser, baseURL }) => {
-    await signedInShopper(page.request, baseURL ?? '', 'Sal');
+  test('several ticked reviews are rejected at once', async ({ page, browser, baseURL, signIn, signInAdmin }) => {
+    await signIn(page.request, 'Sal');
     const stamp = Date.now();
     const comments = [`First of two ${stamp}`, `Second of two ${stamp}`];
     for (const comment of comments)
       expect((await postReview(page.request, baseURL, { productId: 5, rating: 2, comment })).status()).toBe(201);
 
     const admin = await browser.newPage();
-    await signedInAdmin(admin.request, baseURL ?? '', 'reviews-bulk');
+    await signInAdmin('reviews-bulk', admin.request);
     const cards = [];
     for (const comment of comments) cards.push(await queueCard(admin, comment));
     for (const card of cards) await card.getByRole('checkbox').check();
@@ -117,7 +121,12 @@ test.describe('admin: reviews', () => {
 });
 
 test.describe('admin: messages', () => {
-  test('a contact message is listed newest first and can be marked read, then unread', async ({ page, request, baseURL }) => {
+  test('a contact message is listed newest first and can be marked read, then unread', async ({
+    page,
+    request,
+    baseURL,
+    signInAdmin,
+  }) => {
     const text = `Do you ship to Canada? ${Date.now()}`;
     const sent = await request.post('/api/contact', {
       headers: { origin: baseURL ?? '' },
@@ -125,7 +134,7 @@ test.describe('admin: messages', () => {
     });
     expect(sent.status()).toBe(201);
 
-    await signedInAdmin(page.request, baseURL ?? '', 'messages');
+    await signInAdmin('messages');
     await page.goto('/admin');
     await expect(
       page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: /^Messages \d+ unread$/ }),
@@ -153,9 +162,9 @@ test.describe('admin: messages', () => {
 });
 
 test.describe('admin: subscribers', () => {
-  test('the newsletter list downloads as CSV', async ({ page, browser, baseURL }) => {
+  test('the newsletter list downloads as CSV', async ({ page, browser, baseURL, signIn, signInAdmin }) => {
     const shopper = await browser.newPage();
-    const reader = await signedInShopper(shopper.request, baseURL ?? '', 'Una');
+    const reader = await signIn(shopper.request, 'Una');
     const subscribed = await shopper.request.post('/api/newsletter', {
       headers: { origin: baseURL ?? '' },
       data: { email: reader.email },
@@ -163,7 +172,7 @@ test.describe('admin: subscribers', () => {
     expect(subscribed.status()).toBe(201);
     await shopper.close();
 
-    await signedInAdmin(page.request, baseURL ?? '', 'subscribers');
+    await signInAdmin('subscribers');
     await page.goto('/admin/subscribers');
     await expect(page.getByText(/^\d+ newsletter subscribers?$/)).toBeVisible();
     await expect(page.getByRole('cell', { name: reader.email })).toBeVisible();
@@ -184,6 +193,8 @@ test.describe('admin endpoints', () => {
     page,
     request,
     baseURL,
+    signIn,
+    signInAdmin,
   }) => {
     const origin = { origin: baseURL ?? '' };
     const calls = async (r: APIRequestContext) => [
@@ -192,7 +203,7 @@ test.describe('admin endpoints', () => {
       await r.get('/api/admin/subscribers.csv'),
     ];
     for (const res of await calls(request)) expect(res.status(), res.url()).toBe(404);
-    await signedInShopper(page.request, baseURL ?? '', 'Nia');
+    await signIn(page.request, 'Nia');
     for (const res of await calls(page.request)) {
       expect(res.status(), res.url()).toBe(404);
       expect(await res.json()).toEqual({ error: { code: 'not_found', message: 'Not found.' } });
@@ -200,7 +211,7 @@ test.describe('admin endpoints', () => {
 
     const admin = await page.context().browser()?.newContext();
     if (!admin) throw new Error('no browser');
-    await signedInAdmin(admin.request, baseURL ?? '', 'endpoints');
+    await signInAdmin('endpoints', admin.request);
     const forged = await admin.request.post('/api/admin/messages', {
       headers: { origin: 'https://evil.example' },
       data: { ids: [1], read: true },

@@ -1,13 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
-import { type Browser, expect, type Page, test } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { orderNumber } from '@/features/orders/orders';
-import { waitForMail } from './accounts';
 import type { E2EAdmin } from './admin-accounts';
-import { signedInAdmin } from './admins';
-import { allHydrated, hydrated } from './islands';
-import { buy } from './purchase';
-import { signedInShopper } from './session';
-import { message, openSignedIn } from './social';
+import { allHydrated, buy, expect, hydrated, message, openSignedIn, signedInAdmin, test, waitForMail } from './fixtures';
 
 // The shop owner's orders, through the built server on the embedded defaults: a shopper buys through the
 // checkout's own endpoints, an admin in a browser of their own finds the order and changes it, and the shopper's
@@ -49,8 +44,9 @@ test.describe('the admin’s orders', () => {
     page,
     browser,
     baseURL,
+    signIn,
   }) => {
-    await signedInShopper(page.request, baseURL ?? '');
+    await signIn();
     const order = await buy(page.request, baseURL ?? '', [SOAP]);
     const admin = await adminPage(browser, baseURL ?? '', 'orders');
     await openOrder(admin, order.id);
@@ -89,8 +85,9 @@ test.describe('the admin’s orders', () => {
     page,
     browser,
     baseURL,
+    signIn,
   }) => {
-    await signedInShopper(page.request, baseURL ?? '');
+    await signIn();
     const order = await buy(page.request, baseURL ?? '', [SOAP, { productId: 7 }]);
     const admin = await adminPage(browser, baseURL ?? '', 'orders-2');
     await openOrder(admin, order.id);
@@ -168,8 +165,9 @@ test.describe('the admin’s orders', () => {
     page,
     browser,
     baseURL,
+    signIn,
   }) => {
-    await signedInShopper(page.request, baseURL ?? '');
+    await signIn();
     const first = await buy(page.request, baseURL ?? '', [SOAP]);
     const second = await buy(page.request, baseURL ?? '', [{ productId: 3, selectedColor: 'powder-blue', selectedSize: 'M' }]);
     const admin = await adminPage(browser, baseURL ?? '', 'slips');
@@ -201,8 +199,8 @@ test.describe('the admin’s orders', () => {
     await admin.context().close();
   });
 
-  test('does not exist for a shopper: the order page and every order endpoint answer 404', async ({ page, baseURL }) => {
-    await signedInShopper(page.request, baseURL ?? '');
+  test('does not exist for a shopper: the order page and every order endpoint answer 404', async ({ page, baseURL, signIn }) => {
+    await signIn();
     const order = await buy(page.request, baseURL ?? '', [SOAP]);
     const response = await page.goto(`/admin/orders/${order.id}`);
     expect(response?.status()).toBe(404);
@@ -220,9 +218,13 @@ test.describe('the admin’s orders', () => {
     await expect(status).toHaveText('Processing');
   });
 
-  test('an order’s page fits a phone and has no WCAG 2.2 AA violations, its confirmation included', async ({ page, baseURL }) => {
+  test('an order’s page fits a phone and has no WCAG 2.2 AA violations, its confirmation included', async ({
+    page,
+    baseURL,
+    signInAdmin,
+  }) => {
     const order = await buy(page.request, baseURL ?? '', [SOAP]);
-    await signedInAdmin(page.request, baseURL ?? '', 'orders-4');
+    await signInAdmin('orders-4');
     await page.setViewportSize({ width: 390, height: 844 });
     const axe = () =>
       new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();

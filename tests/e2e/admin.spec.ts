@@ -1,8 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
-import { signedInAdmin } from './admins';
-import { allHydrated } from './islands';
-import { signedInShopper } from './session';
+import { allHydrated, expect, test } from './fixtures';
 
 const ADMIN_PAGES = [
   '/admin',
@@ -15,14 +12,14 @@ const ADMIN_PAGES = [
 ];
 
 test.describe('admin', () => {
-  test('does not exist for a guest or a shopper: the site’s 404 page, never cached', async ({ page, baseURL }) => {
+  test('does not exist for a guest or a shopper: the site’s 404 page, never cached', async ({ page, signIn }) => {
     for (const path of ADMIN_PAGES) {
       const response = await page.goto(path);
       expect(response?.status()).toBe(404);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page Not Found');
       expect(response?.headers()['cache-control']).toBe('private, no-store');
     }
-    await signedInShopper(page.request, baseURL ?? '', 'Shopper');
+    await signIn(page.request, 'Shopper');
     for (const path of ADMIN_PAGES) {
       const response = await page.goto(path);
       expect(response?.status()).toBe(404);
@@ -31,8 +28,8 @@ test.describe('admin', () => {
     }
   });
 
-  test('an admin sees the overview and the activity log, never cached', async ({ page, baseURL }) => {
-    await signedInAdmin(page.request, baseURL ?? '', 'owner');
+  test('an admin sees the overview and the activity log, never cached', async ({ page, signInAdmin }) => {
+    await signInAdmin('owner');
     const response = await page.goto('/admin');
     expect(response?.status()).toBe(200);
     expect(response?.headers()['cache-control']).toBe('private, no-store');
@@ -43,8 +40,13 @@ test.describe('admin', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Activity');
   });
 
-  test('the shop’s header links a signed-in admin to the admin, and no one else', async ({ page, browser, baseURL }) => {
-    await signedInAdmin(page.request, baseURL ?? '', 'header');
+  test('the shop’s header links a signed-in admin to the admin, and no one else', async ({
+    page,
+    browser,
+    signIn,
+    signInAdmin,
+  }) => {
+    await signInAdmin('header');
     await page.goto('/about');
     const nav = page.getByRole('navigation', { name: 'Main' });
     await expect(page.getByTestId('online-indicator')).toHaveText('Online: Admin');
@@ -56,7 +58,7 @@ test.describe('admin', () => {
 
     const shopper = await browser.newContext();
     const shopperPage = await shopper.newPage();
-    await signedInShopper(shopperPage.request, baseURL ?? '', 'Shopper');
+    await signIn(shopperPage.request, 'Shopper');
     await shopperPage.goto('/about');
     await expect(shopperPage.getByTestId('online-indicator')).toHaveText('Online: Shopper');
     await expect(
@@ -65,19 +67,19 @@ test.describe('admin', () => {
     await shopper.close();
   });
 
-  test('fits a phone and has no WCAG 2.2 AA violations', async ({ page, browser, baseURL }) => {
+  test('fits a phone and has no WCAG 2.2 AA violations', async ({ page, browser, baseURL, signIn, signInAdmin }) => {
     // Five pages, each swept by axe on a busy two-core machine.
     test.slow();
     // Something in each list: a pending review (on a product no journey counts reviews of) and a contact message.
     const shopper = await browser.newPage();
-    await signedInShopper(shopper.request, baseURL ?? '', 'Lia');
+    await signIn(shopper.request, 'Lia');
     const headers = { origin: baseURL ?? '' };
     const comment = `A long review without spaces: ${'x'.repeat(300)}`;
     expect((await shopper.request.post('/api/reviews', { headers, data: { productId: 5, comment } })).status()).toBe(201);
     const message = { name: 'Lia', email: 'lia@example.com', message: 'Hello!\nTwo lines.' };
     expect((await shopper.request.post('/api/contact', { headers, data: message })).status()).toBe(201);
     await shopper.close();
-    await signedInAdmin(page.request, baseURL ?? '', 'a11y');
+    await signInAdmin('a11y');
     // An export is recorded: the activity log has a row too.
     expect((await page.request.get('/api/admin/subscribers.csv')).status()).toBe(200);
     await page.setViewportSize({ width: 390, height: 844 });

@@ -1,7 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { readDevMailbox } from '@/server/mail/dev-mailbox.server';
-import { logIn, newShopper, openAccountDialog, signUpAndVerify, waitForMail } from './accounts';
-import { hydrated } from './islands';
+import { expect, hydrated, logIn, newShopper, openAccountDialog, signUpAndVerify, test, waitForMail } from './fixtures';
 
 const mailbox = `http://127.0.0.1:${process.env.E2E_MAILBOX_PORT}`;
 

@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 // The JavaScript budget (issue: at most 80 KB gzip on / and /product/*), counted in bytes, not timed.
 const BUDGET_BYTES = 80 * 1024;

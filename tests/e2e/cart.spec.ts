@@ -1,9 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
-import { logIn } from './accounts';
-import { addFromProductPage, cartButton, openCart } from './cart-helpers';
-import { hydrated } from './islands';
-import { signedInShopper } from './session';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import { addFromProductPage, cartButton, expect, hydrated, logIn, openCart, test } from './fixtures';
 
 /** What the drawer lists: name, variant and quantity of each line, in order. */
 async function drawerLines(page: Page) {
@@ -223,12 +220,13 @@ test.describe('cart', () => {
     page,
     browser,
     baseURL,
+    signIn,
   }) => {
     const origin = baseURL ?? '';
     // The shopper filled a cart on another device earlier.
     const earlier = await browser.newContext({ baseURL: origin });
     const laptop = await earlier.newPage();
-    const shopper = await signedInShopper(laptop.request, origin, 'Nadia');
+    const shopper = await signIn(laptop.request, 'Nadia');
     await addFromProductPage(laptop, 8, { quantity: 3 });
     await addFromProductPage(laptop, 3, { color: 'Blue', size: 'M', quantity: 1 });
     await expect.poll(() => savedCart(laptop.request)).toEqual(['3 × 8', '1 × 3-blue-M']);
@@ -257,9 +255,10 @@ test.describe('cart', () => {
     page,
     browser,
     baseURL,
+    signIn,
   }) => {
     const origin = baseURL ?? '';
-    const shopper = await signedInShopper(page.request, origin, 'Omar');
+    const shopper = await signIn(page.request, 'Omar');
     const saves: string[] = [];
     page.on('request', (r) => {
       if (r.method() === 'PUT' && new URL(r.url()).pathname === '/api/cart') saves.push(r.postData() ?? '');
@@ -316,9 +315,13 @@ test.describe('cart', () => {
     await phone.context.close();
   });
 
-  test('a shopper’s cart left in the browser disappears once the session has ended elsewhere', async ({ page, baseURL }) => {
+  test('a shopper’s cart left in the browser disappears once the session has ended elsewhere', async ({
+    page,
+    baseURL,
+    signIn,
+  }) => {
     const origin = baseURL ?? '';
-    await signedInShopper(page.request, origin, 'Lena');
+    await signIn(page.request, 'Lena');
     await addFromProductPage(page, 9, { quantity: 2 });
     await expect.poll(() => savedCart(page.request)).toEqual(['2 × 9']);
     // The session ends without this page taking part (another tab logged out, or the server's idle sign-out).
@@ -332,16 +335,17 @@ test.describe('cart', () => {
   test('the cart API: guests get 401, a refused line gets 400 naming it and changes nothing, other sites get 403', async ({
     request,
     baseURL,
+    signIn,
   }) => {
     const headers = { origin: baseURL ?? '' };
-    const signIn = { error: { code: 'unauthenticated', message: 'Please log in to save your cart' } };
+    const logInFirst = { error: { code: 'unauthenticated', message: 'Please log in to save your cart' } };
     expect((await request.get('/api/cart')).status()).toBe(401);
-    expect(await (await request.get('/api/cart')).json()).toEqual(signIn);
+    expect(await (await request.get('/api/cart')).json()).toEqual(logInFirst);
     const guestPut = await request.put('/api/cart', { headers, data: { lines: [] } });
     expect(guestPut.status()).toBe(401);
-    expect(await guestPut.json()).toEqual(signIn);
+    expect(await guestPut.json()).toEqual(logInFirst);
 
-    await signedInShopper(request, baseURL ?? '', 'Ines');
+    await signIn(request, 'Ines');
     const good = await request.put('/api/cart', {
       headers,
       data: {

@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { expect, test } from '@playwright/test';
 import { frontMatter } from '../../editor/catalogue-guard';
+import { expect, test } from './fixtures';
 
 // A content editor changes the catalogue in the browser (docs/catalogue.md). The editor (`npm run editor`) runs on a
 // copy of the project, so the shop under test and its content files are never touched; the copy's dev server is the

@@ -1,11 +1,17 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { readDevMailbox } from '@/server/mail/dev-mailbox.server';
-import { addFromProductPage, openCart } from './cart-helpers';
-import { checkoutTo, shopper } from './checkout-helpers';
-import { apiCheckout, payWithTestCard, usAddress } from './purchase';
-import { signedInShopper } from './session';
-import { openSignedIn } from './social';
+import {
+  addFromProductPage,
+  apiCheckout,
+  checkoutTo,
+  expect,
+  newShopper,
+  openCart,
+  openSignedIn,
+  payWithTestCard,
+  test,
+} from './fixtures';
 
 // Checkout on the embedded defaults: the rate table ships, the test processor takes TEST MODE cards, the dev mailbox
 // receives the e-mails. Every amount the page shows is checked against the spec's rules.
@@ -31,7 +37,7 @@ test.describe('checkout', () => {
   }) => {
     await addFromProductPage(page, 3, { color: 'Powder Blue', size: 'M', quantity: 2 });
     await addFromProductPage(page, 7);
-    const who = shopper();
+    const who = newShopper('Grace', { lastName: 'Hopper' });
     const checkout = await checkoutTo(page, who);
 
     // $45 × 2 + $15 = $105; 2 × 1.2 lb + 0.3 lb = 2.7 lb; Standard to GA: $10 + $3 × 2 = $16; tax 8.9% of $105 = $9.35.
@@ -88,11 +94,11 @@ test.describe('checkout', () => {
     await expect(page.getByText('$130.35')).toBeVisible();
   });
 
-  test('a signed-in shopper buys, finds the order in My Orders and reorders it', async ({ page, baseURL }) => {
-    await signedInShopper(page.request, baseURL ?? '', 'Katherine');
+  test('a signed-in shopper buys, finds the order in My Orders and reorders it', async ({ page, baseURL, signIn }) => {
+    await signIn(page.request, 'Katherine');
     await openSignedIn(page, '/product/8');
     await addFromProductPage(page, 8, { quantity: 3 });
-    await checkoutTo(page, shopper('Katherine Johnson', 'Virginia', 'Hampton', '23669'));
+    await checkoutTo(page, newShopper('Katherine', { lastName: 'Johnson', city: 'Hampton', state: 'VA', zip: '23669' }));
     await pay(page, '4242 4242 4242 4242');
     const toast = page.getByText(/^Order [0-9a-f]{8} placed!/);
     await expect(toast).toBeVisible();
@@ -128,9 +134,9 @@ test.describe('checkout', () => {
 
   test('a signed-in shopper finds name and e-mail filled in, and the next checkout offers the last address, apartment included', async ({
     page,
-    baseURL,
+    signIn,
   }) => {
-    const me = await signedInShopper(page.request, baseURL ?? '', 'Dorothy');
+    const me = await signIn(page.request, 'Dorothy');
     await openSignedIn(page, '/product/8');
     await addFromProductPage(page, 8);
     const startCheckout = async () => {
@@ -205,7 +211,7 @@ test.describe('checkout', () => {
 
   test('a declined card says so, charges nothing, and the shopper can pay with another card', async ({ page }) => {
     await addFromProductPage(page, 9);
-    await checkoutTo(page, shopper('Ada Lovelace', 'California', 'San Jose', '95112'));
+    await checkoutTo(page, newShopper('Ada', { lastName: 'Lovelace', city: 'San Jose', state: 'CA', zip: '95112' }));
     await pay(page, '4000 0000 0000 0002');
     await expect(page.getByText('Payment failed: Your card was declined.')).toBeVisible();
     await pay(page, '4242 4242 4242 4242');
@@ -217,7 +223,7 @@ test.describe('checkout', () => {
       route.fulfill({ status: 503, json: { error: { code: 'unavailable', message: 'The shop is busy. Please try again.' } } }),
     );
     await addFromProductPage(page, 8);
-    await checkoutTo(page, shopper('Evelyn Boyd', 'Alabama', 'Mobile', '36602'));
+    await checkoutTo(page, newShopper('Evelyn', { lastName: 'Boyd', city: 'Mobile', state: 'AL', zip: '36602' }));
     await pay(page, '4242 4242 4242 4242');
     await expect(page.getByText('Order submission failed')).toBeVisible();
     await expect(page.getByText('The shop is busy. Please try again.')).toBeVisible();
@@ -225,7 +231,7 @@ test.describe('checkout', () => {
 
   test('a card that asks for authentication pays once the shopper completes it', async ({ page }) => {
     await addFromProductPage(page, 1);
-    await checkoutTo(page, shopper('Alan Turing', 'Texas', 'Austin', '78701'));
+    await checkoutTo(page, newShopper('Alan', { lastName: 'Turing', city: 'Austin', state: 'TX', zip: '78701' }));
     await pay(page, '4000 0025 0000 3155');
     await page.getByRole('button', { name: /Complete authentication/ }).click();
     await expect(page.getByText(/^Order [0-9a-f]{8} placed!/)).toBeVisible();
@@ -241,7 +247,10 @@ test.describe('checkout', () => {
         : route.continue(),
     );
     await addFromProductPage(page, 2, { quantity: 2 });
-    const checkout = await checkoutTo(page, shopper('Dorothy Vaughan', 'Tennessee', 'Nashville', '37201'));
+    const checkout = await checkoutTo(
+      page,
+      newShopper('Dorothy', { lastName: 'Vaughan', city: 'Nashville', state: 'TN', zip: '37201' }),
+    );
     await expect(checkout.getByText('Shipping calculation failed: the carrier did not answer')).toBeVisible();
     const fallback = checkout.getByRole('radio', { name: /Standard Shipping/ });
     await expect(fallback).toBeChecked();
@@ -255,7 +264,10 @@ test.describe('checkout', () => {
       route.fulfill({ status: 502, json: { error: { code: 'shipping_failed', message: 'timeout' } } }),
     );
     await addFromProductPage(page, 6);
-    const checkout = await checkoutTo(page, shopper('Annie Easley', 'Ohio', 'Cleveland', '44101'));
+    const checkout = await checkoutTo(
+      page,
+      newShopper('Annie', { lastName: 'Easley', city: 'Cleveland', state: 'OH', zip: '44101' }),
+    );
     await expect(checkout.getByText('Shipping calculation failed: timeout')).toBeVisible();
     // $35 oil + $15 (Ohio, under a pound) + 8.9% of $35 ($3.12).
     await expect(checkout.getByTestId('checkout-total')).toHaveText('$53.12');
@@ -269,7 +281,10 @@ test.describe('checkout', () => {
     // 5 × $90 trio sets + 2 × $35 body cream = $520.
     await addFromProductPage(page, 4, { quantity: 5 });
     await addFromProductPage(page, 1, { quantity: 2 });
-    const checkout = await checkoutTo(page, shopper('Mary Jackson', 'Florida', 'Miami', '33101'));
+    const checkout = await checkoutTo(
+      page,
+      newShopper('Mary', { lastName: 'Jackson', city: 'Miami', state: 'FL', zip: '33101' }),
+    );
     await expect(checkout.getByTestId('checkout-subtotal')).toHaveText('$520.00');
     await expect(checkout.getByTestId('checkout-shipping')).toHaveText('Free');
     await expect(checkout.getByTestId('checkout-tax')).toHaveText('$46.28');
@@ -315,20 +330,29 @@ test.describe('checkout', () => {
     request,
     baseURL,
   }) => {
-    const address = usAddress('Eve', 'Atlanta', 'GA', '30303');
-    const checkout = await apiCheckout(request, baseURL ?? '', [{ productId: 7 }], address);
+    const checkout = await apiCheckout(
+      request,
+      baseURL ?? '',
+      [{ productId: 7 }],
+      newShopper('Eve', { city: 'Atlanta', state: 'GA', zip: '30303' }),
+    );
     // The body said amount: 1. The server charges $15 + shipping + 8.9% tax of $15 ($1.34).
     expect(checkout.amountCents).toBe(1500 + checkout.rate.amount_cents + 134);
     expect(checkout.client_secret).toMatch(/_secret_/);
     const forged = await request.post('/api/create-payment-intent', {
       headers: checkout.headers,
-      data: { lines: checkout.lines, address, rateId: 'table_0000000000000000000000000' },
+      data: { lines: checkout.lines, address: checkout.address, rateId: 'table_0000000000000000000000000' },
     });
     expect(forged.status()).toBe(409);
   });
 
   test('twenty simultaneous confirmations of one payment record one order', async ({ request, baseURL }) => {
-    const checkout = await apiCheckout(request, baseURL ?? '', [{ productId: 2 }], usAddress('Zed', 'Denver', 'CO', '80202'));
+    const checkout = await apiCheckout(
+      request,
+      baseURL ?? '',
+      [{ productId: 2 }],
+      newShopper('Zed', { city: 'Denver', state: 'CO', zip: '80202' }),
+    );
     await payWithTestCard(request, checkout);
     const answers = await Promise.all(
       Array.from({ length: 20 }, () =>
@@ -342,7 +366,12 @@ test.describe('checkout', () => {
   });
 
   test('an unpaid payment records no order', async ({ request, baseURL }) => {
-    const checkout = await apiCheckout(request, baseURL ?? '', [{ productId: 6 }], usAddress('Ivy', 'Boise', 'ID', '83702'));
+    const checkout = await apiCheckout(
+      request,
+      baseURL ?? '',
+      [{ productId: 6 }],
+      newShopper('Ivy', { city: 'Boise', state: 'ID', zip: '83702' }),
+    );
     const confirm = await request.post('/api/orders/confirm', {
       headers: checkout.headers,
       data: { paymentIntentId: checkout.paymentIntentId },

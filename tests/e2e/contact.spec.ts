@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { hydrated } from './islands';
+import { expect, hydrated, test } from './fixtures';
 
 test.describe('contact', () => {
   test('a shopper sending too fast is told to wait, in the server’s words, and can send once it lets them', async ({ page }) => {

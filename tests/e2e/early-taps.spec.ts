@@ -1,10 +1,6 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { orderNumber } from '@/features/orders/orders';
-import { cartButton } from './cart-helpers';
-import { hydrated } from './islands';
-import { buy } from './purchase';
-import { signedInShopper } from './session';
-import { message } from './social';
+import { buy, cartButton, expect, hydrated, message, test } from './fixtures';
 
 // A shopper on a slow network taps a button the page already shows, before the code behind it has arrived. The tap
 // must not be lost: the page holds it and the island acts on it, once, as soon as it is live.
@@ -88,8 +84,8 @@ test.describe('a tap before the page’s code has loaded', () => {
     await expect(page.getByTestId('like-count')).toHaveText('36');
   });
 
-  test('a signed-in shopper’s Like and Add to Wishlist count, once, for them', async ({ page, baseURL }) => {
-    await signedInShopper(page.request, baseURL ?? '');
+  test('a signed-in shopper’s Like and Add to Wishlist count, once, for them', async ({ page, signIn }) => {
+    await signIn();
     await slowIslands(page);
     // Vitamin C Trio Set: no other test likes it.
     await page.goto('/product/4');
@@ -119,8 +115,12 @@ test.describe('a tap before the page’s code has loaded', () => {
     await expect(message(page, 'Please create an account to save favorites')).toBeVisible();
   });
 
-  test('Reorder on a history that came with the page puts the order back in the cart, once', async ({ page, baseURL }) => {
-    await signedInShopper(page.request, baseURL ?? '');
+  test('Reorder on a history that came with the page puts the order back in the cart, once', async ({
+    page,
+    baseURL,
+    signIn,
+  }) => {
+    await signIn();
     const order = await buy(page.request, baseURL ?? '', [{ productId: 8, quantity: 2 }]);
     await slowIslands(page);
     await page.goto('/orders');
@@ -133,8 +133,8 @@ test.describe('a tap before the page’s code has loaded', () => {
     await expect(page.getByTestId('cart-count')).toHaveText('2');
   });
 
-  test('a filter chosen on the history before its code has loaded is kept', async ({ page, baseURL }) => {
-    await signedInShopper(page.request, baseURL ?? '');
+  test('a filter chosen on the history before its code has loaded is kept', async ({ page, baseURL, signIn }) => {
+    await signIn();
     await buy(page.request, baseURL ?? '', [{ productId: 8, quantity: 1 }]);
     await slowIslands(page);
     await page.goto('/orders');

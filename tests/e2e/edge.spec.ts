@@ -1,8 +1,7 @@
 import { readdirSync } from 'node:fs';
 import http from 'node:http';
-import { expect, test } from '@playwright/test';
 import { readDevMailbox } from '@/server/mail/dev-mailbox.server';
-import { newShopper } from './accounts';
+import { expect, newShopper, test } from './fixtures';
 
 // Attacks at the HTTP edge, sent as an attacker would: raw requests with headers a browser would never let a page set.
 

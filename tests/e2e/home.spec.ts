@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { hydrated } from './islands';
+import { expect, hydrated, test } from './fixtures';
 
 test.describe('home page', () => {
   test('shows the promo claims, the grid and the trust blurbs', async ({ page }) => {

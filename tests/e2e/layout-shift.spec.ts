@@ -1,9 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, type Page, test } from '@playwright/test';
-import { buy } from './purchase';
-import { signedInShopper } from './session';
-import { openSignedIn } from './social';
+import type { Page } from '@playwright/test';
+import { buy, expect, openSignedIn, test } from './fixtures';
 
 // Cumulative Layout Shift of a signed-in shopper's pages, as Lighthouse measures it (every layout-shift entry without
 // recent input, summed), on a phone and a desktop, with the CPU slowed 4× as Lighthouse's mobile run does, so that
@@ -56,11 +54,15 @@ for (const viewport of [
   { name: 'phone', width: 390, height: 844 },
   { name: 'desktop', width: 1280, height: 800 },
 ]) {
-  test(`a signed-in shopper's orders and wishlist load without moving the page (${viewport.name})`, async ({ page, baseURL }) => {
+  test(`a signed-in shopper's orders and wishlist load without moving the page (${viewport.name})`, async ({
+    page,
+    baseURL,
+    signIn,
+  }) => {
     await page.setViewportSize(viewport);
     await page.addInitScript(recordShifts);
     const origin = baseURL ?? '';
-    await signedInShopper(page.request, origin);
+    await signIn();
     await buy(page.request, origin, [{ productId: 8 }]);
     const saved = await page.request.post('/api/favorites', { headers: { origin }, data: { productId: 2 } });
     expect(saved.status()).toBeLessThan(300);

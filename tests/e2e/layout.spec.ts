@@ -1,6 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
-import { allHydrated, hydrated } from './islands';
-import { signedInShopper } from './session';
+import type { Page } from '@playwright/test';
+import { allHydrated, expect, hydrated, test } from './fixtures';
 
 /** Smallest tap target the shop gives a control (the menu button's size, WCAG 2.5.5's 44 × 44 CSS px). */
 const TAP = 44;
@@ -120,9 +119,9 @@ test.describe('site layout', () => {
 
   test('the header fits a signed-in shopper with a long first name on a 320 px phone, a 390 px phone and a desktop', async ({
     page,
-    baseURL,
+    signIn,
   }) => {
-    await signedInShopper(page.request, baseURL ?? '', LONG_FIRST_NAME);
+    await signIn(page.request, LONG_FIRST_NAME);
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto('/about');
     await allHydrated(page);

@@ -1,7 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { hydrated } from './islands';
-import { signedInShopper } from './session';
-import { card, failOnce, message, openSignedIn, signOutInAnotherTab } from './social';
+import { card, expect, failOnce, hydrated, message, openSignedIn, signOutInAnotherTab, test } from './fixtures';
 
 test.describe('likes', () => {
   test('guests are asked to log in, and the API refuses them', async ({ page, baseURL }) => {
@@ -24,11 +21,8 @@ test.describe('likes', () => {
     expect(await counts.json()).toMatchObject({ liked: [] });
   });
 
-  test('a shopper likes a product: +1 on its page and on its home card, and unliking takes it back', async ({
-    page,
-    baseURL,
-  }) => {
-    await signedInShopper(page.request, baseURL ?? '');
+  test('a shopper likes a product: +1 on its page and on its home card, and unliking takes it back', async ({ page, signIn }) => {
+    await signIn();
     // Vitamin C Body Butter starts with 27 likes in the catalogue; no other test likes it.
     await openSignedIn(page, '/product/5');
     await hydrated(page, '.like-button');
@@ -62,8 +56,9 @@ test.describe('likes', () => {
     page,
     request,
     baseURL,
+    signIn,
   }) => {
-    await signedInShopper(page.request, baseURL ?? '');
+    await signIn();
     const headers = { origin: baseURL ?? '' };
     // Kojic Acid Soap: only this test likes it.
     const first = await page.request.put('/api/likes/7', { headers });

@@ -1,5 +1,5 @@
-import { type APIRequestContext, expect, test } from '@playwright/test';
-import { signedInShopper } from './session';
+import type { APIRequestContext } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 // The spec's newsletter calls through the built server, middleware included: a client that is not a browser sends a
 // bearer token and no Origin; a browser's cookie call keeps the Origin check. The endpoints' own cases (every refusal,
@@ -22,9 +22,10 @@ test.describe('the spec’s newsletter calls', () => {
     page,
     playwright,
     baseURL,
+    signIn,
   }) => {
     const origin = baseURL ?? '';
-    const ann = await signedInShopper(page.request, origin);
+    const ann = await signIn();
     const id = await userId(page.request);
     // A separate client: no cookies, and (like any non-browser client) no Origin header.
     const app = await playwright.request.newContext({ baseURL: origin });
@@ -79,13 +80,14 @@ test.describe('the spec’s newsletter calls', () => {
     page,
     playwright,
     baseURL,
+    signIn,
   }) => {
     const origin = baseURL ?? '';
-    const ann = await signedInShopper(page.request, origin, 'Ann');
+    const ann = await signIn(page.request, 'Ann');
     const annId = await userId(page.request);
     const benContext = await playwright.request.newContext({ baseURL: origin });
     try {
-      const ben = await signedInShopper(benContext, origin, 'Ben');
+      const ben = await signIn(benContext, 'Ben');
       const benId = await userId(benContext);
       const bensToken = `Bearer ${await sessionToken(benContext)}`;
       const data = { email: ann.email, userId: annId };

@@ -1,7 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
-import { hydrated } from './islands';
-import { signedInShopper } from './session';
-import { failOnce, message, openSignedIn } from './social';
+import type { Page } from '@playwright/test';
+import { expect, failOnce, hydrated, message, openSignedIn, test } from './fixtures';
 
 /** The footer's form, once its island has hydrated and asked whether the shopper is subscribed. */
 async function newsletterForm(page: Page) {
@@ -19,9 +17,8 @@ async function newsletterForm(page: Page) {
 test.describe('newsletter', () => {
   test('a shopper subscribes with their own e-mail; the form stays disabled, also after a reload, until they unsubscribe', async ({
     page,
-    baseURL,
+    signedIn: shopper,
   }) => {
-    const shopper = await signedInShopper(page.request, baseURL ?? '');
     await openSignedIn(page, '/about');
     const form = await newsletterForm(page);
 
@@ -54,8 +51,11 @@ test.describe('newsletter', () => {
     await expect(again.subscribe).toBeEnabled();
   });
 
-  test('subscribed in another tab meanwhile: the spec’s info message, and the form is disabled', async ({ page, baseURL }) => {
-    const shopper = await signedInShopper(page.request, baseURL ?? '');
+  test('subscribed in another tab meanwhile: the spec’s info message, and the form is disabled', async ({
+    page,
+    baseURL,
+    signedIn: shopper,
+  }) => {
     await openSignedIn(page, '/about');
     const form = await newsletterForm(page);
     const other = await page.request.post('/api/newsletter', {
@@ -70,8 +70,7 @@ test.describe('newsletter', () => {
     await expect(form.email).toBeDisabled();
   });
 
-  test('a failure says so with the server’s message and leaves the form as it was', async ({ page, baseURL }) => {
-    const shopper = await signedInShopper(page.request, baseURL ?? '');
+  test('a failure says so with the server’s message and leaves the form as it was', async ({ page, signedIn: shopper }) => {
     await openSignedIn(page, '/about');
     const form = await newsletterForm(page);
     await failOnce(page, '**/api/newsletter', 'POST');
@@ -87,6 +86,7 @@ test.describe('newsletter', () => {
     page,
     request,
     baseURL,
+    signIn,
   }) => {
     const headers = { origin: baseURL ?? '' };
     expect(await (await request.get('/api/newsletter')).json()).toEqual({ subscribed: false });
@@ -98,7 +98,7 @@ test.describe('newsletter', () => {
       expect(await res.json()).toEqual({ error: { code: 'unauthenticated', message: 'Please log in to subscribe' } });
     }
 
-    const shopper = await signedInShopper(page.request, baseURL ?? '');
+    const shopper = await signIn();
     const post = (data: unknown) => page.request.post('/api/newsletter', { headers, data });
     const mismatch = await post({ email: 'someone.else@example.com' });
     expect(mismatch.status()).toBe(400);

@@ -1,14 +1,21 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { type Order, orderNumber } from '@/features/orders/orders';
-import { signedInAdmin } from './admins';
-import { consoleErrors, hydrated } from './islands';
-import { buy } from './purchase';
-import { signedInShopper } from './session';
-import { failOnce, message, openSignedIn } from './social';
+import {
+  buy,
+  consoleErrors,
+  expect,
+  failOnce,
+  hydrated,
+  message,
+  openSignedIn,
+  signedInAdmin,
+  signedInShopper,
+  test,
+} from './fixtures';
 
 // The history shows orders the shopper really bought: each test buys first, through the checkout's own endpoints
-// (tests/e2e/purchase.ts), on the embedded defaults. Orders are 'processing' until the shop changes them; how other
+// (`buy` in tests/e2e/fixtures.ts), on the embedded defaults. Orders are 'processing' until the shop changes them; how other
 // stored statuses are shown, and the date filters over months, are unit-tested in src/features/orders/orders.test.ts;
 // one test below has an admin move the shopper's real orders on, as the shop would later.
 
@@ -41,8 +48,8 @@ test.describe('order history', () => {
     expect((await res.json()).error.code).toBe('unauthenticated');
   });
 
-  test('a new shopper has no orders yet (the real API)', async ({ page, baseURL }) => {
-    await signedInShopper(page.request, baseURL ?? '');
+  test('a new shopper has no orders yet (the real API)', async ({ page, signIn }) => {
+    await signIn();
     expect(await (await page.request.get('/api/orders')).json()).toEqual({ orders: [] });
     await openSignedIn(page, '/orders');
     await expect(page.getByText('You have no orders yet.')).toBeVisible();
@@ -181,8 +188,9 @@ test.describe('order history', () => {
   test('when the page comes without the orders, they are loaded; a failed load says so and can be retried', async ({
     page,
     baseURL,
+    signIn,
   }) => {
-    await signedInShopper(page.request, baseURL ?? '');
+    await signIn();
     // What the server sends when it could not read the orders (the database away): the island without them, which
     // then asks the API. That first ask fails here too.
     await page.route(`${baseURL}/orders`, async (route) => {
@@ -199,8 +207,8 @@ test.describe('order history', () => {
     await expect(page.getByText('You have no orders yet.')).toBeVisible();
   });
 
-  test('a session that ends before the orders load says Please Log In, then goes home', async ({ page, baseURL }) => {
-    await signedInShopper(page.request, baseURL ?? '');
+  test('a session that ends before the orders load says Please Log In, then goes home', async ({ page, baseURL, signIn }) => {
+    await signIn();
     // The page came without the orders, and by the time the island asks for them the session has ended.
     await page.route(`${baseURL}/orders`, async (route) => {
       const response = await route.fetch();
@@ -256,8 +264,13 @@ test.describe('order history', () => {
   }
 });
 
-test('a shopper opens an order from My Orders and sees all of it; no one else can', async ({ page, browser, baseURL }) => {
-  await signedInShopper(page.request, baseURL ?? '');
+test('a shopper opens an order from My Orders and sees all of it; no one else can', async ({
+  page,
+  browser,
+  baseURL,
+  signIn,
+}) => {
+  await signIn();
   const order = await buy(page.request, baseURL ?? '', [SCRUBS, { productId: 8 }]);
   const number = orderNumber(order.id);
   await page.goto('/orders');
@@ -274,7 +287,7 @@ test('a shopper opens an order from My Orders and sees all of it; no one else ca
   // Another shopper, and a guest, get nothing of it.
   const other = await browser.newContext();
   const otherPage = await other.newPage();
-  await signedInShopper(otherPage.request, baseURL ?? '', 'Ben');
+  await signIn(otherPage.request, 'Ben');
   const response = await otherPage.goto(`/orders/${order.id}`);
   expect(response?.status()).toBe(404);
   await expect(otherPage.getByRole('heading', { level: 1 })).toHaveText('Order not found');

@@ -2,13 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { expect } from '@playwright/test';
 import { readDevMailbox } from '@/server/mail/dev-mailbox.server';
-import { newShopper } from './accounts';
-import { openCart } from './cart-helpers';
-import { hydrated } from './islands';
-import { type SecondShop, startSecondShop, testOn } from './second-server';
-import { card, openSignedIn } from './social';
+import { card, expect, hydrated, newShopper, openCart, openSignedIn, type SecondShop, startSecondShop, testOn } from './fixtures';
 
 // A product marked `inStock: false`, end to end in Chromium. No real product is out of stock, and the real catalogue
 // must not change for a test: a copy of the project, with the Turmeric Face Soap (id 8) marked out of stock, is built

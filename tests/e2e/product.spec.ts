@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { hydrated } from './islands';
+import { expect, hydrated, test } from './fixtures';
 
 test.describe('product page', () => {
   test('shows everything a shopper needs to decide', async ({ page }) => {

@@ -1,8 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { hydrated } from './islands';
-import { openReviews } from './product-reviews';
-import { signedInShopper } from './session';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, hydrated, openReviews, test } from './fixtures';
 
 // These journeys stop at "pending": the shop owner approves or rejects in the admin, and
 // tests/e2e/admin-content.spec.ts follows a review through /admin/reviews onto the product page (on product 1, which
@@ -36,9 +34,9 @@ test.describe('reviews', () => {
   test('a signed-in shopper submits a review: toast, then shown to them alone as awaiting approval', async ({
     page,
     browser,
-    baseURL,
+    signIn,
+    signedIn: shopper,
   }) => {
-    const shopper = await signedInShopper(page.request, baseURL ?? '');
     const reviews = await openReviews(page, 2);
     const form = await reviewForm(page);
 
@@ -75,7 +73,7 @@ test.describe('reviews', () => {
     await guest.close();
 
     const other = await browser.newPage();
-    await signedInShopper(other.request, baseURL ?? '', 'Ben');
+    await signIn(other.request, 'Ben');
     const otherReviews = await openReviews(other, 2);
     await reviewForm(other);
     await expect(otherReviews.getByText(comment)).toHaveCount(0);
@@ -84,8 +82,8 @@ test.describe('reviews', () => {
     await other.close();
   });
 
-  test('the form checks the comment before sending: empty, whitespace, over 2000 characters', async ({ page, baseURL }) => {
-    await signedInShopper(page.request, baseURL ?? '');
+  test('the form checks the comment before sending: empty, whitespace, over 2000 characters', async ({ page, signIn }) => {
+    await signIn();
     await openReviews(page, 9);
     const form = await reviewForm(page);
     let posts = 0;
@@ -107,13 +105,13 @@ test.describe('reviews', () => {
     expect(posts).toBe(0);
   });
 
-  test('markup in a review is shown as text and never runs', async ({ page, baseURL }) => {
+  test('markup in a review is shown as text and never runs', async ({ page, signIn }) => {
     const dialogs: string[] = [];
     page.on('dialog', async (d) => {
       dialogs.push(d.message());
       await d.dismiss();
     });
-    await signedInShopper(page.request, baseURL ?? '');
+    await signIn();
     const reviews = await openReviews(page, 7);
     const form = await reviewForm(page);
     const comment = '<img src=x onerror=alert(1)> <script>alert(2)</script> <b>bold</b>';
@@ -130,8 +128,8 @@ test.describe('reviews', () => {
     expect(dialogs).toEqual([]);
   });
 
-  test('a failed submission says so: the sixth review in ten minutes is refused', async ({ page, baseURL }) => {
-    await signedInShopper(page.request, baseURL ?? '');
+  test('a failed submission says so: the sixth review in ten minutes is refused', async ({ page, baseURL, signIn }) => {
+    await signIn();
     for (let i = 1; i <= 5; i++) {
       const res = await postReview(page.request, baseURL, { productId: 4, comment: `Review number ${i}` });
       expect(res.status()).toBe(201);
@@ -150,13 +148,14 @@ test.describe('reviews', () => {
     page,
     request,
     baseURL,
+    signIn,
   }) => {
     // A guest (the plain request context has no session).
     const guest = await postReview(request, baseURL, { productId: 8, comment: 'Nice' });
     expect(guest.status()).toBe(401);
     expect(await guest.json()).toEqual({ error: { code: 'unauthenticated', message: 'Login to leave a review' } });
 
-    await signedInShopper(page.request, baseURL ?? '');
+    await signIn();
     const cases: [unknown, number, string][] = [
       [{ productId: 999, comment: 'Nice' }, 404, 'Product not found.'],
       [{ productId: 8, comment: '' }, 400, 'Review cannot be empty'],
@@ -190,8 +189,9 @@ test.describe('reviews', () => {
   test('the signed-in review form, a pending review and a form error have no WCAG 2.2 AA violations', async ({
     page,
     baseURL,
+    signIn,
   }) => {
-    await signedInShopper(page.request, baseURL ?? '');
+    await signIn();
     await postReview(page.request, baseURL, { productId: 6, rating: 3, comment: 'Absorbs quickly, subtle scent.' });
     for (const viewport of [
       { width: 1280, height: 800 },

@@ -1,7 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
-import { allHydrated } from './islands';
-import { signedInShopper } from './session';
+import { allHydrated, expect, test } from './fixtures';
 
 // How the built files are served (scripts/serve.mjs): pages, their one URL each, long-lived caching for fingerprinted
 // assets, conditional and partial requests, nothing outside the build, and /api never looked for on disk; and how
@@ -132,9 +130,10 @@ test.describe('compression', () => {
   test('on-demand JSON over 1 KB comes compressed when asked for, as it is when not; small JSON as it is', async ({
     request,
     baseURL,
+    signIn,
   }) => {
     // A shopper's own pending review is in their reviews list: a long one makes the answer over 1 KB.
-    await signedInShopper(request, baseURL ?? '', 'Zip');
+    await signIn(request, 'Zip');
     const comment = 'Rich and light at once; it sinks in fast and the scent stays gentle all day. '.repeat(20).trim();
     const posted = await request.post('/api/reviews', { headers: { origin: baseURL ?? '' }, data: { productId: 3, comment } });
     expect(posted.status()).toBe(201);

@@ -1,14 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import Stripe from 'stripe';
 import { orderNumber } from '@/features/orders/orders';
 import { readDevMailbox } from '@/server/mail/dev-mailbox.server';
 import { type FakeStripe, startFakeStripe } from '../mocks/stripe';
-import { addFromProductPage } from './cart-helpers';
-import { checkoutTo, type Shopper, shopper } from './checkout-helpers';
-import { apiCheckout, usAddress } from './purchase';
-import { type SecondShop, startSecondShop, testOn } from './second-server';
+import {
+  addFromProductPage,
+  apiCheckout,
+  checkoutTo,
+  expect,
+  newShopper,
+  type SecondShop,
+  type Shopper,
+  startSecondShop,
+  testOn,
+} from './fixtures';
 
 // The payment step with Stripe configured, end to end in Chromium, on a second server of its own: the built shop
 // started with test keys and STRIPE_API_BASE pointing its Stripe adapter (the official SDK) at tests/mocks/stripe.ts.
@@ -140,7 +147,7 @@ test.describe('payment with Stripe (a mock Stripe and a stand-in Stripe.js)', ()
     const { fake } = shop;
     const violations = await watchCsp(page);
     await routeStripe(page, fake);
-    const who = shopper('Grace Hopper', 'Georgia', 'Savannah', '31401');
+    const who = newShopper('Grace', { lastName: 'Hopper', city: 'Savannah', state: 'GA', zip: '31401' });
     const checkout = await toPayment(page, who);
     const shownTotal = (await checkout.getByTestId('checkout-total').textContent()) ?? '';
 
@@ -194,7 +201,10 @@ test.describe('payment with Stripe (a mock Stripe and a stand-in Stripe.js)', ()
     const { fake } = shop;
     const violations = await watchCsp(page);
     await routeStripe(page, fake);
-    const checkout = await toPayment(page, shopper('Ada Lovelace', 'California', 'San Jose', '95112'));
+    const checkout = await toPayment(
+      page,
+      newShopper('Ada', { lastName: 'Lovelace', city: 'San Jose', state: 'CA', zip: '95112' }),
+    );
 
     await payWithStripe(page, '4000 0000 0000 0002');
     await expect(checkout.getByText('Payment failed: Your card was declined.')).toBeVisible();
@@ -223,7 +233,10 @@ test.describe('payment with Stripe (a mock Stripe and a stand-in Stripe.js)', ()
     let reachable = false;
     await page.route('https://js.stripe.com/**', (route) => (reachable ? route.fallback() : route.abort('connectionrefused')));
     await addFromProductPage(page, 7);
-    const checkout = await checkoutTo(page, shopper('Tim Berners-Lee', 'Georgia', 'Savannah', '31401'));
+    const checkout = await checkoutTo(
+      page,
+      newShopper('Tim', { lastName: 'Berners-Lee', city: 'Savannah', state: 'GA', zip: '31401' }),
+    );
     await expect(checkout.getByRole('alert').filter({ hasText: 'Payment processing failed. Please try again.' })).toBeVisible();
     reachable = true;
     await checkout.getByRole('button', { name: 'Try again' }).click();
@@ -271,8 +284,8 @@ test.describe('payment with Stripe (a mock Stripe and a stand-in Stripe.js)', ()
     shop,
   }) => {
     const { fake } = shop;
-    const address = usAddress('Hedy', 'Vienna', 'VA', '22180');
-    const checkout = await apiCheckout(request, shop.origin, [{ productId: 6 }], address);
+    const who = newShopper('Hedy', { city: 'Vienna', state: 'VA', zip: '22180' });
+    const checkout = await apiCheckout(request, shop.origin, [{ productId: 6 }], who);
     expect(checkout.processor).toEqual({ kind: 'stripe', publishableKey: PUBLISHABLE_KEY });
     // Paid in Stripe's frame; the tab closed before the page asked our server to record the order.
     fake.succeed(checkout.paymentIntentId);
@@ -298,6 +311,6 @@ test.describe('payment with Stripe (a mock Stripe and a stand-in Stripe.js)', ()
       data: { paymentIntentId: checkout.paymentIntentId },
     });
     expect(late.status()).toBe(200);
-    await expect.poll(async () => (await mailsTo(shop, address.email)).length).toBe(1);
+    await expect.poll(async () => (await mailsTo(shop, who.email)).length).toBe(1);
   });
 });

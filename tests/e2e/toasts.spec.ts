@@ -1,7 +1,5 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
-import { openAccountDialog } from './accounts';
-import { addFromProductPage } from './cart-helpers';
-import { checkoutTo, shopper } from './checkout-helpers';
+import type { Locator, Page } from '@playwright/test';
+import { addFromProductPage, checkoutTo, expect, newShopper, openAccountDialog, test } from './fixtures';
 
 // A toast raised while a modal dialog is open (the login dialog, the cart drawer) was painted under the dialog and its
 // backdrop: seen greyed, if at all, not closable, not announced. It must be the topmost thing where it is drawn.
@@ -35,7 +33,7 @@ test('a toast raised in the login dialog is on top, announced and closable', asy
 
 test('after paying, the shopper is left looking at the order, by its number, with a link to it', async ({ page }) => {
   await addFromProductPage(page, 7);
-  const checkout = await checkoutTo(page, shopper());
+  const checkout = await checkoutTo(page, newShopper('Grace', { lastName: 'Hopper' }));
   await checkout.getByLabel('Card number').fill('4242 4242 4242 4242');
   await checkout.getByLabel(/Expir/).fill('12/34');
   await checkout.getByLabel(/CVC/).fill('123');

@@ -1,8 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
-import { consoleErrors, hydrated } from './islands';
-import { signedInShopper } from './session';
-import { card, failOnce, message, openSignedIn, signOutInAnotherTab } from './social';
+import type { Page } from '@playwright/test';
+import { card, consoleErrors, expect, failOnce, hydrated, message, openSignedIn, signOutInAnotherTab, test } from './fixtures';
 
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
 
@@ -57,9 +55,8 @@ test.describe('wishlist', () => {
     }
   });
 
-  test('save from a product page and from a card; the wishlist lists them newest first', async ({ page, baseURL }) => {
-    await signedInShopper(page.request, baseURL ?? '');
-
+  test('save from a product page and from a card; the wishlist lists them newest first', async ({ page, signIn }) => {
+    await signIn();
     // Nothing saved yet: a friendly empty state that leads back to the collection.
     await openSignedIn(page, '/wishlist');
     await expect(page.getByRole('heading', { name: 'Nothing saved yet' })).toBeVisible();
@@ -101,9 +98,9 @@ test.describe('wishlist', () => {
     await expectNoViolations(page);
   });
 
-  test('the wishlist adds to cart, removes one, and clears all after asking', async ({ page, baseURL }) => {
+  test('the wishlist adds to cart, removes one, and clears all after asking', async ({ page, baseURL, signIn }) => {
     const origin = baseURL ?? '';
-    await signedInShopper(page.request, origin);
+    await signIn();
     // Saved oldest first: the butter, the oil, the scrubs.
     for (const productId of [2, 6, 3]) {
       expect((await page.request.post('/api/favorites', { headers: { origin }, data: { productId } })).status()).toBe(201);
@@ -143,8 +140,8 @@ test.describe('wishlist', () => {
     await expect(page.getByRole('heading', { name: 'Nothing saved yet' })).toBeVisible();
   });
 
-  test('failures and a favorite saved meanwhile in another tab get the spec’s messages', async ({ page, baseURL }) => {
-    await signedInShopper(page.request, baseURL ?? '');
+  test('failures and a favorite saved meanwhile in another tab get the spec’s messages', async ({ page, baseURL, signIn }) => {
+    await signIn();
     const headers = { origin: baseURL ?? '' };
 
     // Saved in another tab after this page loaded its favorites: the database's duplicate error says so.
@@ -190,9 +187,10 @@ test.describe('wishlist', () => {
     page,
     context,
     baseURL,
+    signIn,
   }) => {
     const origin = baseURL ?? '';
-    await signedInShopper(page.request, origin);
+    await signIn();
     expect((await page.request.post('/api/favorites', { headers: { origin }, data: { productId: 2 } })).status()).toBe(201);
     await openSignedIn(page, '/wishlist');
     const add = page.getByRole('button', { name: 'Add to Cart for Turmeric Body Butter' });
@@ -222,9 +220,9 @@ test.describe('wishlist', () => {
 
   test('a signed-in shopper’s wishlist hydrates without a mismatch, whether the session or the island is ready first', async ({
     page,
-    baseURL,
+    signIn,
   }) => {
-    await signedInShopper(page.request, baseURL ?? '');
+    await signIn();
     const errors = consoleErrors(page);
     for (let load = 1; load <= 8; load++) {
       // Every other load holds the wishlist's code back until the page knows the shopper: the order that made the
@@ -249,10 +247,11 @@ test.describe('wishlist', () => {
     page,
     browser,
     baseURL,
+    signIn,
   }) => {
     const origin = baseURL ?? '';
     const headers = { origin };
-    const ann = await signedInShopper(page.request, origin, 'Ann');
+    const ann = await signIn(page.request, 'Ann');
 
     // Only the product id counts: a forged name or price is ignored.
     const saved = await page.request.post('/api/favorites', {
@@ -285,7 +284,7 @@ test.describe('wishlist', () => {
 
     // Another shopper neither sees nor removes Ann's favorite, and clearing theirs leaves hers.
     const other = await browser.newContext({ baseURL: origin });
-    await signedInShopper(other.request, origin, 'Ben');
+    await signIn(other.request, 'Ben');
     expect(await (await other.request.get('/api/favorites')).json()).toEqual({ favorites: [] });
     expect(await (await other.request.delete('/api/favorites/1', { headers })).json()).toEqual({ removed: false });
     await other.request.post('/api/favorites', { headers, data: { productId: 4 } });

@@ -4,7 +4,7 @@
  * and after. The table-level probe (the `authenticated` role with another shopper's claims, no server code in the
  * way) is tests/db/rls.test.ts, on both engines.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asService } from '@/server/db/roles.server';
 import {
   ADDRESS,
@@ -20,12 +20,6 @@ import {
   stopShop,
   type TestShop,
 } from './harness';
-
-vi.mock('@/app/services.server', async (real) => ({
-  ...(await real<object>()),
-  getServices: (await import('./test-shop')).testServices,
-}));
-vi.mock('astro:content', async () => (await import('./test-shop')).astroContent);
 
 let shop: TestShop;
 let ann: Browser;

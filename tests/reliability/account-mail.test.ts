@@ -2,16 +2,10 @@
  * The shop's account e-mails are no relay: however often someone asks, one address gets a handful of them, and asking
  * for a reset does the same work whether or not the address has an account.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIRMATION_RESENT } from '@/server/auth/auth.port';
 import { counting } from '../db/counting';
 import { apiRequest, call, signedIn, startShop, stopShop, type TestShop } from './harness';
-
-vi.mock('@/app/services.server', async (real) => ({
-  ...(await real<object>()),
-  getServices: (await import('./test-shop')).testServices,
-}));
-vi.mock('astro:content', async () => (await import('./test-shop')).astroContent);
 
 let shop: TestShop;
 let db: ReturnType<typeof counting>;

@@ -2,17 +2,25 @@
  * Every /api answer is JSON: an unknown path is a JSON 404, a method an endpoint does not have a JSON 405 with Allow
  * (Astro alone answers both with its HTML 404 page), checked on every endpoint through src/middleware.ts.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BEARER_ENDPOINTS } from '@/server/http.server';
-import { apiRequest, call, exportedMethods, ORIGIN, ROUTES, startShop, stopShop } from './harness';
+import {
+  ADMIN_EMAIL,
+  apiRequest,
+  call,
+  exportedMethods,
+  ORIGIN,
+  ROUTES,
+  signedIn,
+  startShop,
+  stopShop,
+  type TestShop,
+} from './harness';
 
-vi.mock('@/app/services.server', async (real) => ({
-  ...(await real<object>()),
-  getServices: (await import('./test-shop')).testServices,
-}));
-vi.mock('astro:content', async () => (await import('./test-shop')).astroContent);
-
-beforeAll(() => startShop(), 60_000);
+let shop: TestShop;
+beforeAll(async () => {
+  shop = await startShop();
+}, 60_000);
 afterAll(stopShop);
 
 /** A concrete path for a route pattern: every parameter filled with `value`. */
@@ -93,6 +101,23 @@ describe('methods and paths under /api', () => {
     // From our own pages it reaches the page (here the harness's stand-in for Astro's page rendering).
     expect((await post(ORIGIN)).status).not.toBe(403);
     expect((await call(new Request(`${ORIGIN}/admin`, { headers: { origin: 'https://evil.example' } }))).status).not.toBe(403);
+  });
+
+  it('no admin endpoint answers a request another site made, even a GET with the admin’s cookie (an export, a slip)', async () => {
+    const admin = await signedIn(shop, ADMIN_EMAIL);
+    const gets = ROUTES.filter((r) => r.pattern.startsWith('/api/admin/') && exportedMethods(r).includes('GET'));
+    expect(gets.map((r) => r.pattern)).toEqual(expect.arrayContaining(['/api/admin/orders.csv', '/api/admin/subscribers.csv']));
+    for (const route of gets) {
+      const get = (site: string) =>
+        call(apiRequest('GET', pathOf(route.pattern), undefined, { 'sec-fetch-site': site }), { jar: admin });
+      for (const site of ['cross-site', 'same-site']) {
+        const res = await get(site);
+        expect(res.status, `${route.pattern} ${site}`).toBe(403);
+        expect(await res.json()).toMatchObject({ error: { code: 'forbidden_origin' } });
+      }
+      // From the shop's own pages, a bookmark or a typed address: the endpoint answers (whatever it answers).
+      for (const site of ['same-origin', 'none']) expect((await get(site)).status, `${route.pattern} ${site}`).not.toBe(403);
+    }
   });
 
   it('a state-changing request from another site is a JSON 403 whatever its content type (not Astro’s plain text)', async () => {

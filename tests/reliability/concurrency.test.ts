@@ -4,7 +4,7 @@
  * saving one cart at once leave one of the two carts, never a mix. (tests/db/order-recording.test.ts covers the same
  * for the service functions alone.)
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signTestWebhook } from '@/server/payments/test-processor.server';
 import {
   ADDRESS,
@@ -23,12 +23,6 @@ import {
   type TestShop,
 } from './harness';
 import { WEBHOOK_SECRET } from './test-shop';
-
-vi.mock('@/app/services.server', async (real) => ({
-  ...(await real<object>()),
-  getServices: (await import('./test-shop')).testServices,
-}));
-vi.mock('astro:content', async () => (await import('./test-shop')).astroContent);
 
 let shop: TestShop;
 let ann: Browser;

@@ -6,19 +6,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncCatalogue } from '@/features/catalog/catalog-sync.server';
 import type { Database } from '@/server/db/database.server';
 import { migrate } from '@/server/db/migrate.server';
 import { openPostgres } from '@/server/db/postgres.server';
 import { loadCatalogue } from '../unit/load-catalogue';
 import { ADDRESS, apiRequest, browser, call, SOAP, startShop, stopShop, type TestShop } from './harness';
-
-vi.mock('@/app/services.server', async (real) => ({
-  ...(await real<object>()),
-  getServices: (await import('./test-shop')).testServices,
-}));
-vi.mock('astro:content', async () => (await import('./test-shop')).astroContent);
 
 const url = process.env.TEST_DATABASE_URL;
 

@@ -7,19 +7,13 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FALLBACK_RATE_ID } from '@/features/checkout/checkout';
 import { createStripePayments } from '@/server/payments/stripe.server';
 import { createShippoShipping } from '@/server/shipping/shippo.server';
 import { startFakeShippo } from '../mocks/shippo';
 import { startFakeStripe } from '../mocks/stripe';
 import { ADDRESS, apiRequest, type Browser, call, expectJson, purchase, SOAP, signedIn, startShop, stopShop } from './harness';
-
-vi.mock('@/app/services.server', async (real) => ({
-  ...(await real<object>()),
-  getServices: (await import('./test-shop')).testServices,
-}));
-vi.mock('astro:content', async () => (await import('./test-shop')).astroContent);
 
 /** A server that accepts connections and never answers: a carrier that has stopped responding. */
 async function silentServer() {

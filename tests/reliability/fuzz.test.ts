@@ -7,7 +7,7 @@
  * Reproduce one failure: FUZZ_SEED=<seed> npx vitest run tests/reliability/fuzz.test.ts (the seed is in the report).
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BEARER_ENDPOINTS } from '@/server/http.server';
 import {
   ADMIN_EMAIL,
@@ -26,12 +26,6 @@ import {
   type TestShop,
   tableDigest,
 } from './harness';
-
-vi.mock('@/app/services.server', async (real) => ({
-  ...(await real<object>()),
-  getServices: (await import('./test-shop')).testServices,
-}));
-vi.mock('astro:content', async () => (await import('./test-shop')).astroContent);
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 20);
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;

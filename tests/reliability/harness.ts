@@ -5,9 +5,8 @@
  * payment processor, the rate-table shipping) on a fresh database (PGlite, or PostgreSQL with TEST_DATABASE_URL), save
  * the e-mail, which is recorded instead of sent (test-shop.ts).
  *
- * A test file using it must mock two modules before anything imports them (vi.mock is hoisted per file):
- *   vi.mock('@/app/services.server', async (real) => ({ ...(await real()), getServices: (await import('./test-shop')).testServices }));
- *   vi.mock('astro:content', async () => (await import('./test-shop')).astroContent);
+ * The reliability project's setup file (setup.ts, vitest.config.ts) puts the test shop's services and the catalogue in
+ * place before each file runs: a test file here only imports this harness.
  */
 import type { APIContext, MiddlewareHandler } from 'astro';
 import type { CookieOptions } from '@/server/auth/auth.port';

@@ -2,7 +2,7 @@
  * Money and fields the client must not set, through the endpoints: prices, totals and amounts a browser sends never
  * change what is charged or stored, and fields such as user_id, status, is_approved or total are ignored.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderByToken } from '@/features/checkout/order-page.server';
 import { asService } from '@/server/db/roles.server';
 import {
@@ -19,12 +19,6 @@ import {
   stopShop,
   type TestShop,
 } from './harness';
-
-vi.mock('@/app/services.server', async (real) => ({
-  ...(await real<object>()),
-  getServices: (await import('./test-shop')).testServices,
-}));
-vi.mock('astro:content', async () => (await import('./test-shop')).astroContent);
 
 let shop: TestShop;
 let ann: Browser;

@@ -13,6 +13,7 @@ import { createBuiltInAuth } from '@/server/auth/builtin.server';
 import { loadConfig } from '@/server/config.server';
 import type { Database } from '@/server/db/database.server';
 import type { MailMessage, MailPort } from '@/server/mail/mail.port';
+import { observedMail } from '@/server/mail/mail.server';
 import { jobHandlers } from '@/server/outbox/jobs.server';
 import { processDue } from '@/server/outbox/outbox.server';
 import { createTestProcessor } from '@/server/payments/test-processor.server';
@@ -65,13 +66,14 @@ export function startShop(
     const config = loadConfig({ HOST: '127.0.0.1', PORT: '4321', ADMIN_EMAILS: ADMIN_EMAIL, ...env });
     const sent: MailMessage[] = [];
     const mailDown = { value: false };
-    const mail: MailPort = {
+    // Wrapped as the server wraps its mail adapter (services.server.ts), so sending is logged and counted here too.
+    const mail: MailPort = observedMail({
       name: 'recorder',
       async send(message) {
         if (mailDown.value) throw new Error('mail endpoint down');
         sent.push(message);
       },
-    };
+    });
     const services: Services = {
       config,
       db,

@@ -1,8 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { brotliDecompressSync, createBrotliDecompress, createGunzip, gunzipSync } from 'node:zlib';
+import { createBrotliDecompress, createGunzip } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compressing } from '../../scripts/compress.mjs';
+import { type Answer, decoded, rawRequest } from './raw-http';
 
 // On-demand answers (Astro's pages and /api JSON) compressed as they are sent (scripts/compress.mjs), as Astro's
 // adapter writes them: writeHead with every header, the body in chunks, then end(), with no Content-Length.
@@ -97,30 +98,8 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-interface Answer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-}
-
-function request(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path, method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-const text = (answer: Answer) => {
-  const encoding = answer.headers['content-encoding'];
-  if (encoding === 'br') return brotliDecompressSync(answer.body).toString();
-  if (encoding === 'gzip') return gunzipSync(answer.body).toString();
-  return answer.body.toString();
-};
+const request = (path: string, headers: Record<string, string> = {}, method = 'GET') => rawRequest(port, path, headers, method);
+const text = (answer: Answer) => decoded(answer).toString();
 
 /**
  * Reads a streamed answer decoded as it comes, releasing the server's handler once `first` has arrived; resolves to

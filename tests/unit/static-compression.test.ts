@@ -3,10 +3,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { precompress } from '../../scripts/precompress.mjs';
 import { withBuiltFiles, withSecurityHeaders } from '../../scripts/serve.mjs';
+import { decoded, rawRequest } from './raw-http';
 
 // The built files in the encoding a client accepts (scripts/serve.mjs, withBuiltFiles), from the brotli and gzip files
 // the build wrote beside them (scripts/precompress.mjs). Pinned so that no later change quietly sends raw bytes again,
@@ -45,33 +45,9 @@ afterAll(async () => {
   rmSync(client, { recursive: true, force: true });
 });
 
-interface Answer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  /** The bytes as they came, not decoded. */
-  body: Buffer;
-}
-
-/** One request with exactly these headers (no client adds or decodes anything). */
-function request(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path, method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const request = (path: string, headers: Record<string, string> = {}, method = 'GET') => rawRequest(port, path, headers, method);
 
 const file = (name: string) => readFileSync(join(client, name));
-const decoded = (answer: Answer) => {
-  const encoding = answer.headers['content-encoding'];
-  if (encoding === 'br') return brotliDecompressSync(answer.body);
-  if (encoding === 'gzip') return gunzipSync(answer.body);
-  return answer.body;
-};
 
 describe('built files by content negotiation', () => {
   it.each([

@@ -8,6 +8,7 @@ export type NavCount = 'pendingReviews' | 'unreadMessages' | 'lowStock';
 /** The admin's sections, in the order of its navigation, and what each counts (the work waiting there). */
 export const ADMIN_SECTIONS: readonly { href: string; label: string; count?: { of: NavCount; what: string } }[] = [
   { href: '/admin', label: 'Overview' },
+  { href: '/admin/sales', label: 'Sales' },
   { href: '/admin/orders', label: 'Orders' },
   { href: '/admin/stock', label: 'Stock', count: { of: 'lowStock', what: 'low' } },
   { href: '/admin/reviews', label: 'Reviews', count: { of: 'pendingReviews', what: 'awaiting approval' } },
@@ -23,6 +24,7 @@ export const ACTION_LABELS: Record<string, string> = {
   'message.read': 'Message marked read',
   'message.unread': 'Message marked unread',
   'subscribers.export': 'Subscribers exported',
+  'orders.export': 'Orders exported',
   'stock.set': 'Stock count set',
   'stock.threshold': 'Low-stock threshold set',
   'stock.restock': 'Items put back in stock',
@@ -42,6 +44,9 @@ const FIELD_WORDS: Record<string, (value: unknown) => string> = {
   refundStatus: (v) => `refund ${String(v)}`,
   refundId: (v) => `refund ${String(v)}`,
   rows: (v) => plural(v, 'row', 'rows'),
+  // An export's range of days: none on a side means from the first order, or up to today.
+  from: (v) => (v ? `from ${String(v)}` : 'from the first order'),
+  to: (v) => (v ? `to ${String(v)}` : 'to today'),
   attempts: (v) => plural(v, 'attempt', 'attempts'),
   lastError: (v) => `last error: ${String(v)}`,
   job: (v) => String(v),

@@ -16,10 +16,14 @@ import { orderNumber, STATUS_LABELS, type StatusKey, statusOf } from '@/features
 import { refundCounts, refundCountsSql, refundedCentsSql } from '@/features/orders/refunds.server';
 import { describeItems, restockOrder } from '@/features/stock/stock.server';
 import type { Sql } from '@/server/db/database.server';
+import { logger } from '@/server/log.server';
+import { refunds } from '@/server/metrics.server';
 import { queueJob } from '@/server/outbox/jobs.server';
 import { PaymentsError, type PaymentsPort, type Refund } from '@/server/payments/payments.port';
 import { type AdminCaller, recordAction } from './admin.server';
 import { JOB_COLUMNS, type JobRow, toOrderJob } from './order-queries.server';
+
+const log = logger('admin');
 
 // What an admin does to an order: mark it shipped or delivered, refund it, cancel it, retry one of its jobs. Every
 // change runs as service_role through the admin's `run` and records its admin_actions row in the same transaction, and
@@ -248,6 +252,7 @@ export async function refundOrder(
     const back = recorded && putBack && refundCounts(refund.status) ? await restock(tx, me, orderId) : [];
     return { recorded, back };
   });
+  if (recorded) refunded('refund', orderId, refund);
   if (!refundCounts(refund.status)) return refundFailed(refund);
   const now = (await me.run((tx) => orderMoney(tx, orderId))) ?? before;
   return answer(
@@ -273,6 +278,15 @@ export async function restockOrderAction(me: AdminCaller, orderId: string): Prom
     money,
     back.length > 0 ? `${describeItems(back)} back in stock.` : 'Nothing of this order is left to put back in stock.',
   );
+}
+
+/** Counts and logs a refund the processor answered, once, when it was recorded. */
+function refunded(kind: 'refund' | 'cancel', orderId: string, refund: Refund): void {
+  const made = refundCounts(refund.status);
+  if (made) refunds.inc({ kind });
+  const line = { orderId, refundId: refund.id, amountCents: refund.amountCents, refundStatus: refund.status, kind };
+  if (made) log.info(line, 'refund made');
+  else log.warn(line, 'refund not made: the processor reports it as not (yet) made');
 }
 
 /** The answer when the processor took the refund request but reports it as not (yet) made. */
@@ -316,7 +330,8 @@ export async function cancelOrder(
     if (!refundCounts(refund.status)) {
       // Recorded, so that asking again is a new refund (refundKey); the order is not cancelled.
       const failed = refund;
-      await me.run((tx) => recordRefundAction(tx, me, orderId, failed, before.refundedCents));
+      if (await me.run((tx) => recordRefundAction(tx, me, orderId, failed, before.refundedCents)))
+        refunded('cancel', orderId, failed);
       return refundFailed(refund);
     }
   }
@@ -351,6 +366,7 @@ export async function cancelOrder(
     }
     return { cancelled: Boolean(cancelled), recorded, back };
   });
+  if (refund && outcome.recorded) refunded('cancel', orderId, refund);
   const now = (await me.run((tx) => orderMoney(tx, orderId))) ?? before;
   if (outcome.cancelled) {
     return answer(

@@ -1,8 +1,11 @@
 import type { AddressPort } from '@/server/address/address.port';
 import type { Database } from '@/server/db/database.server';
 import { json, problem, tooManyRequests } from '@/server/http.server';
+import { logger } from '@/server/log.server';
 import { hit, type Limits } from '@/server/ratelimit.server';
 import { MAX_SUGGESTIONS, SUGGEST_MAX_CHARS, SUGGEST_MIN_CHARS, type SuggestionsAnswer } from './address-suggestions';
+
+const log = logger('address');
 
 /** What the route needs of the services (a subset, so tests can hand in their own). */
 export interface AddressSuggestionDeps {
@@ -50,7 +53,7 @@ export async function addressSuggestions(deps: AddressSuggestionDeps, request: R
   } catch (error) {
     // The shopper typed on and the browser dropped this request: nobody reads the answer, and nothing failed.
     if (request.signal.aborted) return problem(499, 'client_closed', 'The request was abandoned.');
-    console.warn(`[address] suggestions failed: ${error instanceof Error ? error.message : String(error)}`);
+    log.warn({ err: error }, 'address suggestions failed');
     return problem(502, 'suggestions_failed', UNAVAILABLE);
   }
 }

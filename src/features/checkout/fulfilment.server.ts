@@ -1,6 +1,8 @@
 import { type Database, jsonColumn } from '@/server/db/database.server';
 import { asService, serviceStatement } from '@/server/db/roles.server';
+import { logger } from '@/server/log.server';
 import type { MailPort } from '@/server/mail/mail.port';
+import { labelsBought, labelsFailed } from '@/server/metrics.server';
 import { type Address, type ShippingPort, shopParcel, WAREHOUSE } from '@/server/shipping/shipping.port';
 import { orderNumber, webLink } from '../orders/orders';
 import { refundCountsSql, refundedCentsSql } from '../orders/refunds.server';
@@ -8,6 +10,8 @@ import type { CheckoutRate } from './checkout';
 import type { OrderEmailData } from './emails/order-emails.server';
 import type { OrderChange } from './emails/refund-email.server';
 import { shipTo } from './order-page.server';
+
+const log = logger('shipping');
 
 // What happens after an order is recorded, as outbox jobs (decision 004): each runs after the order's transaction
 // committed, is retried with backoff when it fails, and never touches the order's money.
@@ -67,13 +71,22 @@ export function labelJob(deps: { db: Database; shipping: ShippingPort; publicOri
     const order = await loadOrder(deps.db, orderId);
     // A retried job after a label was stored (the job ran, but marking it done failed) must not buy a second one.
     if (order.tracking_number) return;
-    const label = await deps.shipping.buyLabel({
-      from: WAREHOUSE,
-      to: order.shipping_address,
-      parcel: shopParcel(await orderWeight(deps.db, orderId)),
-      rate: order.shipping_method,
-      orderNumber: orderNumber(order.id),
-    });
+    let label: Awaited<ReturnType<ShippingPort['buyLabel']>>;
+    try {
+      label = await deps.shipping.buyLabel({
+        from: WAREHOUSE,
+        to: order.shipping_address,
+        parcel: shopParcel(await orderWeight(deps.db, orderId)),
+        rate: order.shipping_method,
+        orderNumber: orderNumber(order.id),
+      });
+    } catch (error) {
+      labelsFailed.inc();
+      log.warn({ orderId, shipping: deps.shipping.name, err: error }, 'label not bought');
+      throw error;
+    }
+    labelsBought.inc();
+    log.info({ orderId, shipping: deps.shipping.name, service: order.shipping_method.service }, 'label bought');
     await asService(deps.db, async (tx) => {
       let labelUrl: string;
       if (label.file.kind === 'pdf') {

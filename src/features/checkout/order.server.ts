@@ -5,6 +5,8 @@ import { type OrderTotals, orderTotals } from '@/lib/pricing';
 import { newToken, tokenHash } from '@/server/auth/tokens.server';
 import { type Database, jsonColumn, type Sql } from '@/server/db/database.server';
 import { asService, serviceStatement } from '@/server/db/roles.server';
+import { logger } from '@/server/log.server';
+import { ordersRecorded, paymentsFailed } from '@/server/metrics.server';
 import { queueJob } from '@/server/outbox/jobs.server';
 import {
   IntentNotUpdatableError,
@@ -30,6 +32,8 @@ import {
 import type { CheckoutRate } from './checkout';
 import { checkoutLines, chosenRate, parcelFor } from './rates.server';
 import { soldOutJobKey } from './sold-out.server';
+
+const log = logger('checkout');
 
 /** The body of POST /api/create-payment-intent. An `amount` the browser sends is ignored: the server prices the cart. */
 export const paymentIntentBody = z.object({
@@ -318,6 +322,12 @@ export async function recordOrder(
   // waiting on the network would stall every other request.
   const intent = await payments.retrieveIntent(paymentIntentId);
   if (intent.status !== 'succeeded') {
+    // A payment the processor refused says why (a declined card); one never tried (an abandoned checkout) does not.
+    if (intent.status !== 'processing' && intent.lastError) {
+      paymentsFailed.inc();
+      // The processor's own words for why (a declined card), never the card or the shopper.
+      log.warn({ paymentIntentId: intent.id, paymentStatus: intent.status, reason: intent.lastError }, 'payment failed');
+    }
     return {
       ok: false,
       status: intent.status === 'processing' ? 409 : 402,
@@ -358,7 +368,11 @@ export async function recordOrder(
     const soldOut = sale.state === 'short' && !(await wasSold(tx, checkout.id)) ? soldOutItems(sale.counted, lines) : null;
     return { ok: true, order: await insertOrder(tx, checkout, paymentIntentId, soldOut) };
   });
-  if (result.ok && result.order.created) options.onQueued?.();
+  if (result.ok && result.order.created) {
+    ordersRecorded.inc();
+    log.info({ orderId: result.order.id, paymentIntentId, totalCents: intent.amountCents }, 'order recorded');
+    options.onQueued?.();
+  }
   return result;
 }
 
@@ -366,8 +380,9 @@ export async function recordOrder(
 const paidInFull = (intent: PaymentIntent, totalCents: number) => intent.amountCents === totalCents && intent.currency === 'usd';
 
 function mismatched(intent: PaymentIntent, checkoutId: string, totalCents: number): RecordResult {
-  console.error(
-    `[checkout] payment ${intent.id} succeeded for ${intent.amountCents} ${intent.currency} but checkout ${checkoutId} totals ${totalCents} usd: no order recorded`,
+  log.error(
+    { paymentIntentId: intent.id, paidCents: intent.amountCents, currency: intent.currency, checkoutId, totalCents },
+    'a payment succeeded for another amount than its checkout: no order recorded',
   );
   return { ok: false, status: 409, message: CHECKOUT_PROBLEMS.mismatch };
 }

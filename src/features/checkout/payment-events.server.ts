@@ -1,9 +1,12 @@
 import type { Database } from '@/server/db/database.server';
 import { serviceStatement } from '@/server/db/roles.server';
+import { logger } from '@/server/log.server';
 import { type PaymentsPort, WebhookSignatureError } from '@/server/payments/payments.port';
 import { refundCountsSql } from '../orders/refunds.server';
 import { releaseHolds } from '../stock/stock.server';
 import { recordOrder } from './order.server';
+
+const log = logger('checkout');
 
 export type WebhookResult = { status: 200; body: { received: true; duplicate?: true } } | { status: 400 | 500; message: string };
 
@@ -40,7 +43,7 @@ export async function handlePaymentEvent(
     const result = await recordOrder(db, payments, event.intentId, options.onQueued ? { onQueued: options.onQueued } : {});
     // A payment that is not one of our checkouts is acknowledged and ignored; anything else is retried.
     if (!result.ok && result.status !== 404) {
-      console.warn(`[checkout] webhook ${event.id}: no order recorded for ${event.intentId} yet: ${result.message}`);
+      log.warn({ eventId: event.id, paymentIntentId: event.intentId, reason: result.message }, 'webhook: no order recorded yet');
       return { status: 500, message: result.message };
     }
   }
@@ -56,8 +59,9 @@ export async function handlePaymentEvent(
       [event.refund.id, event.refund.status],
     );
     if (changed && event.refund.status !== 'succeeded') {
-      console.warn(
-        `[payments] refund ${event.refund.id} of order ${changed.order_id} is ${event.refund.status} at the processor`,
+      log.warn(
+        { refundId: event.refund.id, orderId: changed.order_id, refundStatus: event.refund.status },
+        'a refund failed at the processor after it was made',
       );
     }
   }
@@ -92,10 +96,13 @@ export async function reconcilePayments(
       const result = await recordOrder(db, payments, intentId, onQueued ? { onQueued } : {});
       if (result.ok && result.order.created) {
         recorded.push(result.order.id);
-        console.warn(`[checkout] reconciliation recorded order ${result.order.id} for payment ${intentId}, which had none`);
+        log.warn(
+          { orderId: result.order.id, paymentIntentId: intentId },
+          'reconciliation recorded an order for a payment that had none',
+        );
       }
     } catch (error) {
-      console.warn(`[checkout] reconciliation could not check ${intentId}: ${error instanceof Error ? error.message : error}`);
+      log.warn({ paymentIntentId: intentId, err: error }, 'reconciliation could not check a payment');
     }
   }
   return recorded;

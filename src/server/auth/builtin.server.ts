@@ -1,6 +1,7 @@
 import { AUTH_MESSAGES, MIN_PASSWORD_LENGTH, normalizeEmail } from '@/lib/auth.rules';
 import type { Database, Sql } from '../db/database.server';
 import { asService, serviceStatement } from '../db/roles.server';
+import { logger } from '../log.server';
 import type { MailMessage } from '../mail/mail.port';
 import { queueJob } from '../outbox/jobs.server';
 import {
@@ -16,6 +17,8 @@ import { hashPassword, verifyDecoy, verifyPassword } from './password.server';
 import { ACTIVITY_GRANULARITY_S, ACTIVITY_PARAMS, activitySql, recordActivity } from './session.server';
 import { createSessionCache } from './session-cache.server';
 import { newToken, tokenHash } from './tokens.server';
+
+const log = logger('accounts');
 
 export const SESSION_COOKIE = 'aurelia_session';
 const SESSION_MAX_AGE_S = 7 * 24 * 60 * 60;
@@ -75,7 +78,7 @@ export function createBuiltInAuth({ db, secureCookies, onMailQueued, cacheSessio
     db.watch(AUTH_CHANGES_CHANNEL, {
       changed: () => cache.forgetAll(),
       live: (live) => (live ? cache.resume() : cache.pause()),
-    }).catch((error: unknown) => console.warn('[accounts] sessions are not kept in memory:', error));
+    }).catch((error: unknown) => log.warn({ err: error }, 'sessions are not kept in memory'));
   }
 
   /** Runs a write to accounts or sessions as service_role; once it has committed, no cached session predates it. */

@@ -8,7 +8,10 @@ import {
   type User,
 } from '@supabase/supabase-js';
 import { AUTH_MESSAGES, MIN_PASSWORD_LENGTH, normalizeEmail } from '@/lib/auth.rules';
+import { logger } from '../log.server';
 import type { AccountUser, AuthFailureCode, AuthPort, AuthResult, CookieJar, CookieOptions, CurrentSession } from './auth.port';
+
+const log = logger('accounts');
 
 // Supabase's e-mail templates must link to our endpoints with the token hash, because we verify with verifyOtp and
 // never hold a PKCE code verifier across requests:
@@ -61,8 +64,7 @@ export function createSupabaseAuth({ url, anonKey, secureCookies = true }: Supab
   /** Revokes the session a throwaway client holds; it never reached a browser, so nobody should be able to use it. */
   async function revoke(client: ReturnType<typeof clientFor>, scope: 'local' | 'global') {
     const { error } = await client.auth.signOut({ scope });
-    if (error && !isAuthSessionMissingError(error))
-      console.error(`[supabase-auth] could not revoke a session (${scope}):`, error.message);
+    if (error && !isAuthSessionMissingError(error)) log.error({ err: error.message }, `could not revoke a session (${scope})`);
   }
 
   return {
@@ -101,7 +103,7 @@ export function createSupabaseAuth({ url, anonKey, secureCookies = true }: Supab
         // `local`: this browser only. Idle sign-out goes through here too and must not end the shopper's other devices.
         const { error } = await clientFor(jar, written).auth.signOut({ scope: 'local' });
         if (error && !isAuthSessionMissingError(error))
-          console.error('[supabase-auth] sign-out could not revoke the session:', error.message);
+          log.error({ err: error.message }, 'sign-out could not revoke the session');
       } finally {
         // auth-js clears only a session it could parse; a corrupt cookie or a stale PKCE verifier would outlive sign-out.
         for (const { name } of jar.getAll()) {
@@ -116,10 +118,9 @@ export function createSupabaseAuth({ url, anonKey, secureCookies = true }: Supab
           redirectTo: `${origin}/reset-password`,
         });
         // Every answer Supabase gives is kept from the caller; only an outage is worth a line in the log.
-        if (error && isAuthRetryableFetchError(error))
-          console.error('[supabase-auth] password reset request failed:', error.message);
+        if (error && isAuthRetryableFetchError(error)) log.error({ err: error.message }, 'password reset request failed');
       } catch (error) {
-        console.error('[supabase-auth] password reset request failed:', error instanceof Error ? error.message : error);
+        log.error({ err: error instanceof Error ? error.message : error }, 'password reset request failed');
       }
     },
 
@@ -131,10 +132,9 @@ export function createSupabaseAuth({ url, anonKey, secureCookies = true }: Supab
           options: { emailRedirectTo: `${origin}/api/auth/verify` },
         });
         // As for resets: Supabase's answer (an unknown or confirmed address included) is kept from the caller.
-        if (error && isAuthRetryableFetchError(error))
-          console.error('[supabase-auth] confirmation resend failed:', error.message);
+        if (error && isAuthRetryableFetchError(error)) log.error({ err: error.message }, 'confirmation resend failed');
       } catch (error) {
-        console.error('[supabase-auth] confirmation resend failed:', error instanceof Error ? error.message : error);
+        log.error({ err: error instanceof Error ? error.message : error }, 'confirmation resend failed');
       }
     },
 
@@ -186,7 +186,7 @@ export function createSupabaseAuth({ url, anonKey, secureCookies = true }: Supab
         // it is about to expire); the cookie alone proves nothing.
         const { data, error } = await clientFor(jar).auth.getClaims();
         if (error) {
-          if (isAuthRetryableFetchError(error)) console.error('[supabase-auth] session check failed:', error.message);
+          if (isAuthRetryableFetchError(error)) log.error({ err: error.message }, 'session check failed');
           return null;
         }
         return data ? toCurrentSession(data.claims) : null;
@@ -203,7 +203,7 @@ export function createSupabaseAuth({ url, anonKey, secureCookies = true }: Supab
         // client holds its own refresh token.
         const { data, error } = await clientFor(DISCARD).auth.getClaims(token);
         if (error) {
-          if (isAuthRetryableFetchError(error)) console.error('[supabase-auth] bearer check failed:', error.message);
+          if (isAuthRetryableFetchError(error)) log.error({ err: error.message }, 'bearer check failed');
           return null;
         }
         return data ? toCurrentSession(data.claims) : null;
@@ -219,9 +219,9 @@ export function createSupabaseAuth({ url, anonKey, secureCookies = true }: Supab
       try {
         const { error } = await clientFor(DISCARD).auth.admin.signOut(token, 'local');
         if (error && !isAuthSessionMissingError(error) && error.status !== 401 && error.status !== 403)
-          console.error('[supabase-auth] could not end a bearer session:', error.message);
+          log.error({ err: error.message }, 'could not end a bearer session');
       } catch (error) {
-        console.error('[supabase-auth] could not end a bearer session:', error instanceof Error ? error.message : error);
+        log.error({ err: error instanceof Error ? error.message : error }, 'could not end a bearer session');
       }
     },
   };
@@ -230,7 +230,7 @@ export function createSupabaseAuth({ url, anonKey, secureCookies = true }: Supab
 /** An error the shopper may read as it is, or a generic line (and a log entry) when Supabase could not be reached. */
 function refusal(what: string, error: AuthError) {
   if (isAuthRetryableFetchError(error) || (error.status ?? 0) >= 500) {
-    console.error(`[supabase-auth] ${what} failed:`, error.message);
+    log.error({ err: error.message }, `${what} failed`);
     return fail('unavailable', UNAVAILABLE);
   }
   return fail('unavailable', error.message);

@@ -47,6 +47,12 @@ export interface Database extends Sql {
    * whether or not it is live yet; `close` ends it.
    */
   watch?(channel: string, handlers: WatchHandlers): Promise<void>;
+  /**
+   * Only the embedded database (PGlite): a consistent copy of its data directory as an uncompressed tar, taken between
+   * two transactions (what was committed before it began is in it, nothing after). PostgreSQL is copied with its own
+   * tools (pg_dump, the provider's point-in-time recovery).
+   */
+  snapshot?(): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 

@@ -44,3 +44,15 @@ export async function migrate(db: Database): Promise<string[]> {
     return applied;
   });
 }
+
+/**
+ * The migrations this build ships that the database has not recorded as applied (readiness: a server whose schema is
+ * behind its code answers wrongly). Empty when the schema is current.
+ */
+export async function pendingMigrations(db: Database): Promise<string[]> {
+  const rows = await db.query<{ version: string }>('select version from supabase_migrations.schema_migrations');
+  const done = new Set(rows.map((r) => r.version));
+  return sorted(migrationFiles)
+    .map((file) => file.name)
+    .filter((name) => !done.has(name.replace(/\.sql$/, '').split('_')[0] ?? name));
+}

@@ -43,6 +43,12 @@ export interface Engine {
   query(text: string, params: readonly unknown[]): Promise<{ rows: Row[] } | { error: EngineError }>;
   /** Statements without parameters through the simple protocol (migrations). */
   exec(text: string): Promise<{ error?: EngineError }>;
+  /**
+   * A consistent copy of the whole database: its data directory as an uncompressed tar, taken between two calls (PGlite
+   * dumps under its query lock, so no statement runs meanwhile). A CHECKPOINT first writes every change into the data
+   * files, so the copy opens without replaying the write-ahead log.
+   */
+  snapshot(): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -205,6 +211,13 @@ export function engineOf(pg: PGlite, maxPrepared = MAX_PREPARED): Engine {
           return { error: errorData(error) };
         }
       }),
+    async snapshot() {
+      await pg.runExclusive(() => pg.execProtocol(protocol.serialize.query('checkpoint'), { syncToFs: false }));
+      // dumpDataDir takes the query lock itself (inside runExclusive it would wait for itself). Compressing is left to
+      // the caller: PGlite would do it under the lock, holding up every statement for it.
+      const tar = await pg.dumpDataDir('none');
+      return new Uint8Array(await tar.arrayBuffer());
+    },
     close: () => pg.close(),
   };
 }

@@ -1,50 +1,13 @@
-import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { logger } from '../log.server';
+import { dbPoolWait } from '../metrics.server';
+import { lockDataDir } from './data-dir-lock';
 import type { Database, Row, Setup, Sql, Statement } from './database.server';
 // Types only: the engine's code (and PGlite's) is loaded by the worker, not by the server's thread.
 import type { Engine, EngineError, Outcome } from './pglite-engine';
 
-/** PGlite opens a directory twice without complaint, so the app takes a lock file beside it first. */
-function lock(dataDir: string): () => void {
-  const path = `${dataDir}.lock`;
-  mkdirSync(dirname(path), { recursive: true });
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(path, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => {
-        try {
-          if (readFileSync(path, 'utf8') === String(process.pid)) unlinkSync(path);
-        } catch {
-          // Already gone.
-        }
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = Number(readFileSync(path, 'utf8'));
-      // A live holder (this very process included: a second instance here would corrupt the data too) keeps it.
-      if (holder && isAlive(holder)) {
-        throw new Error(
-          `The embedded database at ${dataDir} is in use by process ${holder}. Stop that process, or set PGLITE_DIR to another directory.`,
-        );
-      }
-      unlinkSync(path); // Left behind by a process that is gone.
-    }
-  }
-  throw new Error(`Could not lock the embedded database at ${dataDir}`);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+const log = logger('database');
 
 /**
  * A transaction's statements on their way to the engine: what the code sends within one turn of the event loop (BEGIN
@@ -126,7 +89,12 @@ function engineError(data: EngineError): Error {
 function oneAtATime() {
   let last: Promise<unknown> = Promise.resolve();
   return <T>(fn: () => T | Promise<T>): Promise<T> => {
-    const turn = last.then(fn);
+    // The wait for the engine is this database's pool wait (shop_db_pool_wait_seconds).
+    const asked = performance.now();
+    const turn = last.then(() => {
+      dbPoolWait.observe((performance.now() - asked) / 1000);
+      return fn();
+    });
     last = turn.catch(() => {});
     return turn;
   };
@@ -219,6 +187,7 @@ export function fromEngine(engine: Engine, release: () => void): Database {
     statement: async <T extends object = Row>(text: string, params: readonly unknown[] = [], setup?: Setup) =>
       setup ? ((await batch([{ text, params }], setup))[0] as T[]) : query<T>(text, params),
     batch,
+    snapshot: () => alone(() => engine.snapshot()),
     async close() {
       await alone(() => engine.close());
       release();
@@ -257,6 +226,7 @@ function workerEngine(dataDir: string | null): Promise<Engine> {
     batch: (statements, whole) => call('batch', statements, whole),
     query: (text, params) => call('query', text, params),
     exec: (text) => call('exec', text),
+    snapshot: () => call('snapshot'),
     async close() {
       await call('close');
       stop(engineStopped('it was closed'));
@@ -274,7 +244,7 @@ function workerEngine(dataDir: string | null): Promise<Engine> {
     });
     worker.on('error', (error) => {
       reject(error);
-      console.error('[aurelia] the embedded database stopped:', error);
+      log.error({ err: error }, 'the embedded database stopped');
       stop(engineStopped(error.message));
     });
     worker.on('exit', (code) => {
@@ -289,7 +259,7 @@ function workerEngine(dataDir: string | null): Promise<Engine> {
  * in a worker thread, so its work does not hold up the requests on the server's thread.
  */
 export async function openPglite(dataDir: string | null): Promise<Database> {
-  const release = dataDir ? lock(dataDir) : () => {};
+  const release = dataDir ? lockDataDir(dataDir) : () => {};
   try {
     const engine = await workerEngine(dataDir);
     process.once('exit', release);

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
+import { logger } from '../log.server';
+import { timedWait } from '../metrics.server';
 import {
   type Database,
   isDatabaseUnavailable,
@@ -25,6 +27,8 @@ interface ConnectionHandle {
  * BEGIN, COMMIT and ROLLBACK go as simple queries.) `?prepare=false` in DATABASE_URL turns preparing off, for a
  * pooler in transaction mode that does not keep prepared statements; the driver then sends each statement unnamed.
  */
+const log = logger('database');
+
 const PREPARED = { prepare: true, simple: false } as postgres.UnsafeQueryOptions;
 
 function wrap(sql: Client): Sql {
@@ -86,7 +90,7 @@ interface OwnConnection {
  * every later statement, and the rollback, fail at once with the driver's error instead, and it is not released.
  */
 async function onOwnConnection<T>(sql: postgres.Sql, fn: (connection: OwnConnection) => Promise<T>): Promise<T> {
-  const connection = await reserveWithin(sql, RESERVE_TIMEOUT_MS);
+  const connection = await timedWait(reserveWithin(sql, RESERVE_TIMEOUT_MS));
   let watched: ConnectionHandle | undefined;
   let gone: Error | undefined;
   let closing: (error: Error) => void = () => {};
@@ -188,7 +192,7 @@ function watchChannel(pool: postgres.Sql, url: string, channel: string, handlers
         handlers.live(true);
         return;
       }
-      if (!warned) console.warn(`[database] notifications on ${channel} do not come back (a transaction-mode pooler?)`);
+      if (!warned) log.warn({ channel }, 'notifications do not come back (a transaction-mode pooler?)');
       warned = true;
     } catch {
       // The database is down or restarting: try again shortly (onclose may already have).

@@ -1,5 +1,9 @@
 import type { Database, Sql } from '../db/database.server';
 import { serviceStatement } from '../db/roles.server';
+import { currentRequestId, logger, outsideRequest, withRequestId } from '../log.server';
+import { type OutboxKindState, outboxJobsFailed } from '../metrics.server';
+
+const log = logger('outbox');
 
 /** Runs one kind of job. Throwing means "not done": the job is retried later. */
 export type JobHandler = (payload: unknown) => Promise<void>;
@@ -33,12 +37,13 @@ export function retryDelaySeconds(attempts: number): number {
  */
 export async function enqueue(tx: Sql, job: { kind: string; payload: unknown; dedupeKey?: string }): Promise<boolean> {
   if (job.payload === undefined) throw new Error(`An outbox job of kind ${job.kind} needs a payload`);
-  // The payload goes over as JSON text, so both drivers store exactly what JSON.stringify made of it.
+  // The payload goes over as JSON text, so both drivers store exactly what JSON.stringify made of it. The request
+  // queuing it is kept with it, so the job's log lines carry the request's id.
   const rows = await tx.query(
-    `insert into public.outbox (kind, payload, dedupe_key) values ($1, $2::text::jsonb, $3)
+    `insert into public.outbox (kind, payload, dedupe_key, request_id) values ($1, $2::text::jsonb, $3, $4)
      on conflict (dedupe_key) do nothing
      returning id`,
-    [job.kind, JSON.stringify(job.payload), job.dedupeKey ?? null],
+    [job.kind, JSON.stringify(job.payload), job.dedupeKey ?? null, currentRequestId() ?? null],
   );
   return rows.length > 0;
 }
@@ -48,6 +53,7 @@ type ClaimedJob = {
   kind: string;
   payload: string;
   attempts: number;
+  request_id: string | null;
 };
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 2000);
@@ -69,7 +75,7 @@ function withTimeout(work: Promise<void>, ms: number): Promise<void> {
 export async function processDue(
   db: Database,
   handlers: Record<string, JobHandler>,
-  { now, limit = 20 }: { now?: Date; limit?: number } = {},
+  { now, limit = 20, stopping = () => false }: { now?: Date; limit?: number; stopping?: () => boolean } = {},
 ): Promise<{ sent: number; failed: number }> {
   const at = now?.toISOString() ?? null;
   const counts = { sent: 0, failed: 0 };
@@ -90,34 +96,74 @@ export async function processDue(
              order by next_attempt_at, id
              limit $2
              for update skip locked)
-        returning o.id::text as id, o.kind, o.payload::text as payload, o.attempts`,
+        returning o.id::text as id, o.kind, o.payload::text as payload, o.attempts, o.request_id`,
       [at, limit, MAX_ATTEMPTS, LEASE_SECONDS, JSON.stringify(Object.keys(handlers))],
     );
   } catch (error) {
-    console.warn(`[outbox] could not claim due jobs: ${message(error)}`);
+    log.warn({ err: message(error) }, 'could not claim due jobs');
     return counts;
   }
 
   // One after another: the batch is small, and a slow mail service is not hammered in parallel.
-  for (const job of [...jobs].sort((a, b) => Number(a.id) - Number(b.id))) {
-    const handler = handlers[job.kind];
-    try {
-      if (!handler) throw new PermanentJobError(`no handler for kind ${job.kind}`);
-      await withTimeout(handler(JSON.parse(job.payload)), HANDLER_TIMEOUT_MS);
-    } catch (error) {
-      counts.failed++;
-      await recordFailure(db, job, error, at);
-      continue;
+  const claimed = [...jobs].sort((a, b) => Number(a.id) - Number(b.id));
+  for (const [index, job] of claimed.entries()) {
+    if (stopping()) {
+      await handBack(db, claimed.slice(index));
+      break;
     }
-    counts.sent++;
-    try {
-      await serviceStatement(db, `update public.outbox set done_at = now(), locked_until = null where id = $1::bigint`, [job.id]);
-    } catch (error) {
-      // The work was done but not recorded: when the lease ends it runs again (at least once, never lost).
-      console.warn(`[outbox] job ${job.id} (${job.kind}) ran, but marking it done failed: ${message(error)}`);
-    }
+    // The job runs as part of the request that queued it (its lines, and those of the work it does, carry its id).
+    const ran = await (job.request_id
+      ? withRequestId(job.request_id, () => runJob(db, handlers, job, at))
+      : runJob(db, handlers, job, at));
+    counts[ran ? 'sent' : 'failed']++;
   }
   return counts;
+}
+
+/**
+ * Gives back claimed jobs that never started (the server is stopping): claimable again at once, by this process after a
+ * restart or by another, and the attempt their claim counted is not counted. Should this fail, their lease runs out.
+ */
+async function handBack(db: Database, jobs: ClaimedJob[]): Promise<void> {
+  try {
+    await serviceStatement(
+      db,
+      `update public.outbox set locked_until = null, attempts = greatest(attempts - 1, 0)
+        where id in (select jsonb_array_elements_text($1::text::jsonb)::bigint) and done_at is null`,
+      [JSON.stringify(jobs.map((job) => job.id))],
+    );
+  } catch (error) {
+    log.warn({ jobs: jobs.length, err: message(error) }, 'could not hand back claimed jobs; they run when their lease ends');
+  }
+}
+
+/** What every line about a job says: which job, which attempt, and the request that queued it. */
+const about = (job: ClaimedJob) => ({
+  jobId: job.id,
+  kind: job.kind,
+  attempt: job.attempts,
+  requestId: job.request_id ?? undefined,
+});
+
+/** Runs one claimed job and records its outcome; whether it succeeded. */
+async function runJob(db: Database, handlers: Record<string, JobHandler>, job: ClaimedJob, at: string | null): Promise<boolean> {
+  const handler = handlers[job.kind];
+  const started = performance.now();
+  try {
+    if (!handler) throw new PermanentJobError(`no handler for kind ${job.kind}`);
+    await withTimeout(handler(JSON.parse(job.payload)), HANDLER_TIMEOUT_MS);
+  } catch (error) {
+    await recordFailure(db, job, error, at);
+    return false;
+  }
+  log.info({ ...about(job), ms: Math.round(performance.now() - started) }, 'job done');
+  try {
+    await serviceStatement(db, `update public.outbox set done_at = now(), locked_until = null where id = $1::bigint`, [job.id]);
+  } catch (error) {
+    // The work was done but not recorded: when the lease ends it runs again (at least once, never lost).
+    log.warn({ ...about(job), err: message(error) }, 'job ran, but marking it done failed');
+  }
+  return true;
 }
 
 async function recordFailure(db: Database, job: ClaimedJob, error: unknown, at: string | null): Promise<void> {
@@ -137,23 +183,56 @@ async function recordFailure(db: Database, job: ClaimedJob, error: unknown, at: 
       [job.id, message(error), at, delay, permanent ? MAX_ATTEMPTS : 0],
     );
   } catch (recordError) {
-    console.warn(`[outbox] job ${job.id} (${job.kind}): could not record its failure: ${message(recordError)}`);
+    log.warn({ ...about(job), err: message(recordError) }, 'could not record a job’s failure');
   }
+  outboxJobsFailed.inc({ kind: job.kind, retried: givingUp ? 'no' : 'yes' });
   if (givingUp) {
-    console.warn(
-      `[outbox] job ${job.id} (${job.kind}) failed on attempt ${job.attempts} and will not be retried; it stays in public.outbox for a person to look at: ${message(error)}`,
+    log.error(
+      { ...about(job), err: message(error), retry: false },
+      'job failed and will not be retried; it stays in public.outbox for a person to look at',
     );
   } else {
-    console.warn(
-      `[outbox] job ${job.id} (${job.kind}) failed on attempt ${job.attempts}/${MAX_ATTEMPTS}; retrying in ${delay} s: ${message(error)}`,
-    );
+    log.warn({ ...about(job), err: message(error), retry: true, retryInSeconds: delay }, `job failed; retrying in ${delay} s`);
   }
+}
+
+/**
+ * The outbox by kind, for the metrics and readiness: jobs due to run now, scheduled for a retry, and given up; the
+ * age of the oldest job still to run; and how long the oldest due job has been due (the worker runs due jobs within
+ * seconds, so a large value means it is not running them).
+ */
+export async function outboxState(db: Database): Promise<(OutboxKindState & { overdueSeconds: number })[]> {
+  const rows = await serviceStatement<Record<string, string | number | null>>(
+    db,
+    `select kind,
+            count(*) filter (where attempts < $1 and next_attempt_at <= now()) as due,
+            count(*) filter (where attempts < $1 and next_attempt_at > now()) as scheduled,
+            count(*) filter (where attempts >= $1) as failed,
+            coalesce(extract(epoch from now() - min(created_at) filter (where attempts < $1)), 0)::float8 as oldest,
+            coalesce(extract(epoch from now() - min(next_attempt_at) filter (
+              where attempts < $1 and next_attempt_at <= now() and (locked_until is null or locked_until <= now()))), 0)::float8 as overdue
+       from public.outbox
+      where done_at is null
+      group by kind`,
+    [MAX_ATTEMPTS],
+  );
+  return rows.map((row) => ({
+    kind: String(row.kind),
+    due: Number(row.due),
+    scheduled: Number(row.scheduled),
+    failed: Number(row.failed),
+    oldestSeconds: Number(row.oldest),
+    overdueSeconds: Number(row.overdue),
+  }));
 }
 
 export interface OutboxWorker {
   /** Runs the queue now instead of at the next tick (call it after the transaction that enqueued has committed). */
   nudge(): void;
-  /** Stops the timer and waits for a run in progress. */
+  /**
+   * Stops the timer and waits for a run in progress: the job under way finishes, and the jobs it had claimed but not
+   * started are handed back (another process, or this one after a restart, runs them).
+   */
   stop(): Promise<void>;
 }
 
@@ -182,6 +261,11 @@ export function startOutboxWorker(
 
   function run(): void {
     if (stopped) return;
+    // A nudge comes from a request: the worker's runs are not part of it (each job carries its own request's id).
+    if (currentRequestId()) {
+      outsideRequest(run);
+      return;
+    }
     if (running) {
       again = true;
       return;
@@ -191,7 +275,7 @@ export function startOutboxWorker(
       let full: boolean;
       do {
         again = false;
-        const { sent, failed } = await processDue(db, handlers, { limit });
+        const { sent, failed } = await processDue(db, handlers, { limit, stopping: () => stopped });
         // A full batch means more may be waiting: keep going rather than wait a whole interval.
         full = sent + failed >= limit;
       } while ((again || full) && !stopped);

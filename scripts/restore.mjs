@@ -1,0 +1,27 @@
+// npm run restore -- <file>: puts a backup made by npm run backup (or by the shop's schedule) back as the embedded
+// database (PGLITE_DIR, default .data/pglite), for a stopped shop: it refuses while the shop runs. The file is checked
+// whole and opened beside the data directory first; only then is the current directory moved aside (kept, and named
+// here) and the backup put in its place. A damaged, cut-short or foreign file is refused and nothing changes.
+import { join } from 'node:path';
+import { migrationsIn, restoreBackup } from '../src/server/db/backup-files.ts';
+
+const root = new URL('..', import.meta.url).pathname;
+const dataDir = process.env.PGLITE_DIR || '.data/pglite';
+
+async function main() {
+  const file = process.argv[2];
+  if (!file || process.argv.length > 3) throw new Error('Say which backup to restore: npm run restore -- <file>');
+  if ((process.env.DATABASE_URL ?? '').trim() !== '') {
+    throw new Error("DATABASE_URL is set: this shop's data is in PostgreSQL. Restore it with pg_restore; see the README.");
+  }
+  const { manifest, keptAside } = await restoreBackup(file, dataDir, {
+    knownMigrations: migrationsIn(join(root, 'supabase/migrations')),
+  });
+  console.log(`Restored ${dataDir} to the backup taken at ${manifest.createdAt}.`);
+  if (keptAside) console.log(`The database it replaced is kept in ${keptAside}: delete it once the shop runs as it should.`);
+}
+
+main().catch((error) => {
+  console.error(`Nothing was restored: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

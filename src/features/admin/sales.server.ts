@@ -1,0 +1,487 @@
+import { orderNumber, STATUS_LABELS, statusOf, variantLabel } from '@/features/orders/orders';
+import { refundCountsSql, refundedCentsSql } from '@/features/orders/refunds.server';
+import type { CookieJar } from '@/server/auth/auth.port';
+import { jsonColumn, type Sql } from '@/server/db/database.server';
+import { problem } from '@/server/http.server';
+import { type AdminCaller, type AdminDeps, recordAction, requireAdminOf } from './admin.server';
+import { csvRow } from './csv.server';
+import { storedSpellings } from './order-admin';
+import { type Cursor, isoText, seqOf } from './paging.server';
+import {
+  addDays,
+  type Day,
+  decimalAmount,
+  type ExportRange,
+  exportRange,
+  type SalesPeriod,
+  type Span,
+  salesPeriod,
+  startOfDay,
+  zonedDay,
+  zonedIso,
+} from './sales';
+
+// What sold: the overview's figures for a period and the one before it, and the orders as CSV for the accounts. Every
+// figure is added up by the database (a few grouped queries over the period's orders, through indexes), never by
+// reading every order into the server. Money is integer cents until it is written.
+//
+// What counts, in one place (the page says the same):
+// - An order counts on the shop's day it was placed (SHOP_TIME_ZONE), in the period it was placed in.
+// - Revenue is what customers paid (the order total: items, shipping and sales tax) less what has been refunded of it
+//   (refunds pending or succeeded: refundCountsSql), whenever the refund was made.
+// - Cancelled orders are left out of revenue, orders, units, the average and the top products; their refunds are
+//   counted under refunds, and how many were cancelled is shown beside them.
+// - A new customer is an e-mail address (guest or account, in any case) whose first order that was not cancelled was
+//   placed in the period.
+
+/** The stored spellings of a cancelled order, as SQL literals (constants, never user input). */
+const CANCELLED = storedSpellings('cancelled')
+  .map((s) => `'${s}'`)
+  .join(', ');
+
+/** One period's figures. */
+export interface SalesFigures {
+  /** Orders placed and not cancelled. */
+  orders: number;
+  /** Their totals less what has been refunded of them. */
+  revenueCents: number;
+  /** The shipping and sales tax charged on them (in their totals, before refunds). */
+  shippingCents: number;
+  taxCents: number;
+  /** Revenue ÷ orders, to the cent (0 without orders). */
+  averageCents: number;
+  /** Pieces sold on them (refunds are of money, not of items: a partial refund leaves the units as they were). */
+  units: number;
+  /** Refunds (pending or succeeded) of orders placed in the period, cancelled ones included, and their sum. */
+  refunds: number;
+  refundedCents: number;
+  /** Orders placed in the period and since cancelled. */
+  cancelled: number;
+  /** Different customers (e-mail addresses) with an order, and how many of them ordered for the first time. */
+  customers: number;
+  newCustomers: number;
+}
+
+/** One of the shop's days in a period. */
+export interface SalesDay {
+  day: Day;
+  orders: number;
+  revenueCents: number;
+  units: number;
+}
+
+/** A product or variant among the best sellers: pieces sold, and what they sold for (item prices, before shipping, tax and refunds). */
+export interface TopSeller {
+  productId: number;
+  name: string;
+  /** 'Blue, M' for a variant; null for a product (or an item with neither colour nor size). */
+  variant: string | null;
+  units: number;
+  salesCents: number;
+}
+
+export type TopOrder = 'units' | 'revenue';
+export const TOP_ORDERS: readonly TopOrder[] = ['units', 'revenue'];
+/** How many best sellers each table lists. */
+export const TOP_COUNT = 10;
+
+export interface SalesOverview {
+  period: SalesPeriod;
+  current: SalesFigures;
+  previous: SalesFigures;
+  /** Every day of each span, in order, days without orders included. */
+  days: SalesDay[];
+  previousDays: SalesDay[];
+  products: TopSeller[];
+  variants: TopSeller[];
+}
+
+const num = (value: unknown) => Number(value ?? 0);
+const at = (instant: Date) => instant.toISOString();
+
+/**
+ * SQL for the orders placed in either span, with $1, $2 the previous span's bounds and $3, $4 the current's, and
+ * `current` saying which.
+ */
+const PLACED = `select o.id, o.total_cents, o.tax_cents, o.shipping_cents,
+         o.status in (${CANCELLED}) as cancelled,
+         o.created_at >= $3::text::timestamptz as current,
+         ((o.created_at at time zone $5::text)::date)::text as day
+    from public.orders o
+   where o.created_at >= $1::text::timestamptz and o.created_at < $4::text::timestamptz
+     and (o.created_at < $2::text::timestamptz or o.created_at >= $3::text::timestamptz)`;
+
+const spanBounds = (period: SalesPeriod) => [
+  at(period.previous.start),
+  at(period.previous.end),
+  at(period.current.start),
+  at(period.current.end),
+];
+
+interface DayRow {
+  current: boolean;
+  day: string;
+  orders: number;
+  revenue: unknown;
+  tax: unknown;
+  shipping: unknown;
+  units: unknown;
+  cancelled: number;
+  refunds: number;
+  refunded: unknown;
+}
+
+/** Both spans' money, orders and units, a row for each day with orders: one grouped query. */
+async function dayRows(tx: Sql, period: SalesPeriod, timeZone: string): Promise<DayRow[]> {
+  return tx.query<DayRow>(
+    `with placed as (${PLACED}),
+     refunds as (
+       select r.order_id, count(*)::int as n, sum(r.amount_cents)::bigint as cents
+         from public.order_refunds r join placed p on p.id = r.order_id
+        where ${refundCountsSql('r.status')}
+        group by r.order_id),
+     units as (
+       select i.order_id, sum(i.quantity)::bigint as n
+         from public.order_items i join placed p on p.id = i.order_id and not p.cancelled
+        group by i.order_id)
+     select p.current, p.day,
+            (count(*) filter (where not p.cancelled))::int as orders,
+            coalesce(sum(p.total_cents - coalesce(r.cents, 0)) filter (where not p.cancelled), 0)::bigint as revenue,
+            coalesce(sum(p.tax_cents) filter (where not p.cancelled), 0)::bigint as tax,
+            coalesce(sum(p.shipping_cents) filter (where not p.cancelled), 0)::bigint as shipping,
+            coalesce(sum(u.n), 0)::bigint as units,
+            (count(*) filter (where p.cancelled))::int as cancelled,
+            coalesce(sum(r.n), 0)::int as refunds,
+            coalesce(sum(r.cents), 0)::bigint as refunded
+       from placed p
+       left join refunds r on r.order_id = p.id
+       left join units u on u.order_id = p.id
+      group by p.current, p.day`,
+    [...spanBounds(period), timeZone],
+  );
+}
+
+type PeopleRow = Record<'customers' | 'previous_customers' | 'new_customers' | 'previous_new', number>;
+
+/** Both spans' customers and new customers. */
+async function peopleRow(tx: Sql, period: SalesPeriod): Promise<PeopleRow | undefined> {
+  // Customers: each address of the spans once, then its first order that was not cancelled (one index probe an address).
+  const [row] = await tx.query<PeopleRow>(
+    `with seen as (
+       select lower(o.customer_email) as email,
+              bool_or(o.created_at >= $3::text::timestamptz) as current,
+              bool_or(o.created_at < $2::text::timestamptz) as previous
+         from public.orders o
+        where o.created_at >= $1::text::timestamptz and o.created_at < $4::text::timestamptz
+          and (o.created_at < $2::text::timestamptz or o.created_at >= $3::text::timestamptz)
+          and o.status not in (${CANCELLED})
+        group by 1)
+     select (count(*) filter (where s.current))::int as customers,
+            (count(*) filter (where s.previous))::int as previous_customers,
+            (count(*) filter (where s.current and f.first >= $3::text::timestamptz))::int as new_customers,
+            (count(*) filter (where s.previous and f.first >= $1::text::timestamptz))::int as previous_new
+       from seen s
+       cross join lateral (select min(e.created_at) as first from public.orders e
+                            where lower(e.customer_email) = s.email and e.status not in (${CANCELLED})) f`,
+    spanBounds(period),
+  );
+  return row;
+}
+
+type Figures = Pick<SalesOverview, 'current' | 'previous' | 'days' | 'previousDays'>;
+
+/** The figures and days of both spans from their rows (a few hundred at most: one a day with orders). */
+function toFigures(period: SalesPeriod, rows: DayRow[], people: PeopleRow | undefined): Figures {
+  const figures = (current: boolean): SalesFigures => {
+    const mine = rows.filter((r) => r.current === current);
+    const sum = (pick: (r: DayRow) => unknown) => mine.reduce((total, r) => total + num(pick(r)), 0);
+    const orders = sum((r) => r.orders);
+    const revenueCents = sum((r) => r.revenue);
+    return {
+      orders,
+      revenueCents,
+      shippingCents: sum((r) => r.shipping),
+      taxCents: sum((r) => r.tax),
+      averageCents: orders === 0 ? 0 : Math.round(revenueCents / orders),
+      units: sum((r) => r.units),
+      refunds: sum((r) => r.refunds),
+      refundedCents: sum((r) => r.refunded),
+      cancelled: sum((r) => r.cancelled),
+      customers: num(current ? people?.customers : people?.previous_customers),
+      newCustomers: num(current ? people?.new_customers : people?.previous_new),
+    };
+  };
+  const byDay = new Map(rows.map((r) => [`${r.current}|${r.day}`, r]));
+  const series = (span: Span, current: boolean): SalesDay[] =>
+    span.days.map((day) => {
+      const row = byDay.get(`${current}|${day}`);
+      return { day, orders: num(row?.orders), revenueCents: num(row?.revenue), units: num(row?.units) };
+    });
+  return {
+    current: figures(true),
+    previous: figures(false),
+    days: series(period.current, true),
+    previousDays: series(period.previous, false),
+  };
+}
+
+/** Both spans' figures and days, in one transaction. */
+export async function salesFigures(tx: Sql, period: SalesPeriod, timeZone: string): Promise<Figures> {
+  return toFigures(period, await dayRows(tx, period, timeZone), await peopleRow(tx, period));
+}
+
+/**
+ * The period's best sellers (orders not cancelled): by product, and by variant (colour and size, for the products that
+ * have them), ordered by `by` and then by the other. One pass over the period's items, grouped both ways at once.
+ */
+export async function topSellers(
+  tx: Sql,
+  span: Pick<Span, 'start' | 'end'>,
+  by: TopOrder,
+  limit = TOP_COUNT,
+): Promise<{ products: TopSeller[]; variants: TopSeller[] }> {
+  // `by` is one of two words, never text from the request.
+  const order = by === 'revenue' ? 'sales desc, units desc' : 'units desc, sales desc';
+  const rows = await tx.query<{
+    variant: boolean;
+    product_id: number;
+    name: string;
+    color: string | null;
+    size: string | null;
+    units: unknown;
+    sales: unknown;
+  }>(
+    `select variant, product_id, name, color, size, units, sales from (
+       select g.*, row_number() over (partition by variant order by ${order}, product_id, color, size) as rank
+         from (select grouping(i.selected_color, i.selected_size) = 0 as variant, i.product_id,
+                      i.selected_color as color, i.selected_size as size,
+                      (array_agg(i.product_name order by i.id desc))[1] as name,
+                      sum(i.quantity)::bigint as units, sum(i.quantity::bigint * i.price_cents)::bigint as sales
+                 from public.orders o join public.order_items i on i.order_id = o.id
+                where o.created_at >= $1::text::timestamptz and o.created_at < $2::text::timestamptz
+                  and o.status not in (${CANCELLED})
+                group by grouping sets ((i.product_id), (i.product_id, i.selected_color, i.selected_size))) g
+        where not g.variant or g.color is not null or g.size is not null) ranked
+      where rank <= $3
+      order by variant, rank`,
+    [at(span.start), at(span.end), limit],
+  );
+  const seller = (r: (typeof rows)[number]): TopSeller => ({
+    productId: num(r.product_id),
+    name: r.name,
+    variant: r.variant ? variantLabel(r.color, r.size) : null,
+    units: num(r.units),
+    salesCents: num(r.sales),
+  });
+  return { products: rows.filter((r) => !r.variant).map(seller), variants: rows.filter((r) => r.variant).map(seller) };
+}
+
+/**
+ * The whole overview of `period` (both spans' figures and days, and the current span's best sellers). Its three queries
+ * run side by side, each in a transaction of its own (on PostgreSQL, on three connections: the page waits for the
+ * slowest, not for the sum; the embedded database takes them in turn).
+ */
+export async function salesOverview(
+  run: AdminCaller['run'],
+  period: SalesPeriod,
+  timeZone: string,
+  by: TopOrder = 'units',
+): Promise<SalesOverview> {
+  const [rows, people, top] = await Promise.all([
+    run((tx) => dayRows(tx, period, timeZone)),
+    run((tx) => peopleRow(tx, period)),
+    run((tx) => topSellers(tx, period.current, by)),
+  ]);
+  return { period, ...toFigures(period, rows, people), ...top };
+}
+
+/** The admin overview's card: the last 7 days' figures and the 7 days before. */
+export async function salesSummary(tx: Sql, now: Date, timeZone: string) {
+  const period = salesPeriod('7d', now, timeZone);
+  const { current, previous } = await salesFigures(tx, period, timeZone);
+  return { current, previous, previousLabel: period.previousLabel };
+}
+
+// The orders as CSV --------------------------------------------------------------------------------------------------
+
+/** How many orders the export reads per query: the answer streams, so a long list is never held whole. */
+export const ORDERS_EXPORT_BATCH = 500;
+
+/**
+ * The CSV's columns: one row per order, so that every amount is written once and each column adds up to the range's
+ * total (one row per item would repeat the order's shipping, tax and refunds on each). The items are in one cell.
+ * Amounts are US dollars as plain decimals; `placed_at` is the shop's clock with its offset, `date` the shop's day.
+ */
+export const ORDERS_CSV_HEADER = [
+  'order',
+  'order_id',
+  'placed_at',
+  'date',
+  'status',
+  'customer',
+  'email',
+  'account',
+  'items',
+  'units',
+  'subtotal',
+  'shipping',
+  'tax',
+  'total',
+  'refunded',
+  'net',
+] as const;
+
+interface ExportRow {
+  id: string;
+  at: string;
+  status: string;
+  customer_name: string;
+  customer_email: string;
+  guest: boolean;
+  subtotal_cents: number;
+  shipping_cents: number;
+  tax_cents: number;
+  total_cents: number;
+  refunded_cents: number;
+  items:
+    | string
+    | { name: string; sku: string; color: string | null; size: string | null; quantity: number; price_cents: number }[];
+}
+
+/** The instants an export's range of the shop's days covers (null: no bound). */
+function rangeBounds(range: ExportRange, timeZone: string): { start: string | null; end: string | null } {
+  return {
+    start: range.from ? at(startOfDay(range.from, timeZone)) : null,
+    end: range.to ? at(startOfDay(addDays(range.to, 1), timeZone)) : null,
+  };
+}
+
+const RANGE_SQL = `($1::text is null or o.created_at >= $1::text::timestamptz)
+  and ($2::text is null or o.created_at < $2::text::timestamptz)`;
+
+/** How many orders the range holds. */
+export async function countOrdersIn(tx: Sql, range: ExportRange, timeZone: string): Promise<number> {
+  const { start, end } = rangeBounds(range, timeZone);
+  const [row] = await tx.query<{ n: number }>(`select count(*)::int as n from public.orders o where ${RANGE_SQL}`, [start, end]);
+  return row?.n ?? 0;
+}
+
+/** A page of the range's orders, oldest first (as accounts are kept), after `after`. */
+async function exportPage(tx: Sql, range: ExportRange, timeZone: string, limit: number, after: Cursor | undefined) {
+  const { start, end } = rangeBounds(range, timeZone);
+  return tx.query<ExportRow>(
+    `with page as (
+       select o.* from public.orders o
+        where ${RANGE_SQL}
+          and ($3::text is null or (o.created_at, o.seq) > ($3::text::timestamptz, ${seqOf('public.orders', '$4')}))
+        order by o.created_at, o.seq
+        limit $5)
+     select o.id::text as id, ${isoText('o.created_at')} as at, o.status, o.customer_name, o.customer_email,
+            o.user_id is null as guest, o.subtotal_cents, o.shipping_cents, o.tax_cents, o.total_cents,
+            ${refundedCentsSql('o.id')} as refunded_cents,
+            coalesce((select json_agg(json_build_object('name', i.product_name, 'sku', i.product_sku,
+                        'color', i.selected_color, 'size', i.selected_size, 'quantity', i.quantity,
+                        'price_cents', i.price_cents) order by i.id)
+                      from public.order_items i where i.order_id = o.id), '[]'::json) as items
+       from page o
+      order by o.created_at, o.seq`,
+    [start, end, after?.at ?? null, after?.id ?? null, limit],
+  );
+}
+
+/** One order's line of the CSV (written through csvRow, so no cell can start a formula). */
+export function orderCsvLine(row: ExportRow, timeZone: string): string {
+  const items = jsonColumn(row.items);
+  const placed = new Date(row.at);
+  return csvRow([
+    orderNumber(row.id),
+    row.id,
+    zonedIso(placed, timeZone),
+    zonedDay(placed, timeZone),
+    STATUS_LABELS[statusOf(row.status)],
+    row.customer_name,
+    row.customer_email,
+    row.guest ? 'guest' : 'account',
+    items
+      .map((i) => {
+        const variant = variantLabel(i.color, i.size);
+        return `${i.quantity} x ${i.name}${variant ? ` (${variant})` : ''} [${i.sku}] @ ${decimalAmount(i.price_cents)}`;
+      })
+      .join('; '),
+    String(items.reduce((n, i) => n + i.quantity, 0)),
+    decimalAmount(row.subtotal_cents),
+    decimalAmount(row.shipping_cents),
+    decimalAmount(row.tax_cents),
+    decimalAmount(row.total_cents),
+    decimalAmount(row.refunded_cents),
+    decimalAmount(row.total_cents - row.refunded_cents),
+  ]);
+}
+
+/**
+ * The range's orders as CSV text, a batch at a time (each batch a short query of its own, so the export holds no
+ * transaction open while the client reads slowly). The export is recorded as an admin action before the first byte.
+ */
+export async function ordersCsv(
+  me: AdminCaller,
+  range: ExportRange,
+  timeZone: string,
+  batch = ORDERS_EXPORT_BATCH,
+): Promise<ReadableStream<Uint8Array>> {
+  await me.run(async (tx) => {
+    const rows = await countOrdersIn(tx, range, timeZone);
+    await recordAction(tx, me.admin, { action: 'orders.export', target: 'orders', after: { rows, ...range } });
+  });
+  const encoder = new TextEncoder();
+  let after: Cursor | undefined;
+  let started = false;
+  let done = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!started) {
+        started = true;
+        controller.enqueue(encoder.encode(csvRow(ORDERS_CSV_HEADER)));
+        return;
+      }
+      if (done) return;
+      const rows = await me.run((tx) => exportPage(tx, range, timeZone, batch, after));
+      const text = rows.map((r) => orderCsvLine(r, timeZone)).join('');
+      if (text) controller.enqueue(encoder.encode(text));
+      const last = rows.at(-1);
+      if (rows.length < batch || !last) {
+        done = true;
+        controller.close();
+      } else after = { at: last.at, id: last.id };
+    },
+    cancel() {
+      done = true;
+    },
+  });
+}
+
+/** What the orders export needs of the running server. */
+export interface OrdersCsvDeps extends AdminDeps {
+  timeZone: string;
+}
+
+/**
+ * GET /api/admin/orders.csv[?period=…|?from=…&to=…]: the orders as a CSV download. 404 for a caller who is no admin;
+ * 400 with the reason for a range it cannot read. (A request another site's page made never gets here: the middleware
+ * refuses every /api/admin request that says it came from another site.)
+ */
+export async function ordersCsvRoute(deps: OrdersCsvDeps, jar: CookieJar, request: Request, now = new Date()): Promise<Response> {
+  const me = await requireAdminOf(deps, jar);
+  if (me instanceof Response) return me;
+  const asked = exportRange(new URL(request.url).searchParams, now, deps.timeZone);
+  if (!asked.ok) return problem(400, 'invalid_request', asked.message);
+  const { from, to } = asked.range;
+  const name = from || to ? `${from ?? 'start'}-to-${to ?? zonedDay(now, deps.timeZone)}` : zonedDay(now, deps.timeZone);
+  const headers = {
+    'content-type': 'text/csv; charset=utf-8',
+    'content-disposition': `attachment; filename="aurelia-orders-${name}.csv"`,
+    'cache-control': 'private, no-store',
+  };
+  // HEAD (answered by this GET) asks what a download would be: it exports nothing, so it records nothing.
+  if (request.method === 'HEAD') return new Response(null, { headers });
+  return new Response(await ordersCsv(me, asked.range, deps.timeZone), { headers });
+}

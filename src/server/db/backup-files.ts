@@ -1,0 +1,257 @@
+/**
+ * The embedded database's backup files: how one is written (atomically, with a manifest and a checksum), how one is
+ * read back (refused, with the reason, when it is not whole), and the work on a stopped shop's directory that
+ * `npm run backup` and `npm run restore` do. A running shop writes its backups through backup.server.ts, with the same
+ * format.
+ *
+ * A file is a header line, a manifest line (JSON), then the gzipped tar of the data directory:
+ *
+ *     AURELIA-BACKUP 1
+ *     {"format":1,"engine":"pglite","createdAt":"…","migration":"20261129…","bytes":123,"sha256":"…"}
+ *     <bytes of gzip>
+ *
+ * Loaded by Node itself from the scripts (type stripping): erasable TypeScript only, relative imports with their `.ts`.
+ */
+import { createHash } from 'node:crypto';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { basename, join } from 'node:path';
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
+import { PGlite } from '@electric-sql/pglite';
+import { lockDataDir, lockHolder } from './data-dir-lock.ts';
+
+const MAGIC = 'AURELIA-BACKUP';
+export const BACKUP_FORMAT = 1;
+
+/** What a backup file says about itself. */
+export interface Manifest {
+  format: number;
+  engine: 'pglite';
+  /** When the copy was taken (ISO 8601): what was committed before this is in it. */
+  createdAt: string;
+  /** The newest migration applied to the copied database (its timestamp), or null before any. */
+  migration: string | null;
+  /** The length and SHA-256 (hex) of the gzipped tar that follows the manifest. */
+  bytes: number;
+  sha256: string;
+}
+
+/** A backup file that cannot be restored, and why, in words for the shop owner. */
+export class BackupRefused extends Error {
+  override name = 'BackupRefused';
+}
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** The backup file's bytes for the uncompressed tar `tar` of a database at `migration`. */
+export async function encodeBackup(tar: Uint8Array, migration: string | null, createdAt = new Date()): Promise<Buffer> {
+  const payload = await promisify(gzip)(tar);
+  const manifest: Manifest = {
+    format: BACKUP_FORMAT,
+    engine: 'pglite',
+    createdAt: createdAt.toISOString(),
+    migration,
+    bytes: payload.length,
+    sha256: sha256(payload),
+  };
+  return Buffer.concat([Buffer.from(`${MAGIC} ${BACKUP_FORMAT}\n${JSON.stringify(manifest)}\n`), payload]);
+}
+
+/** Reads a backup file's bytes: its manifest and the tar, or BackupRefused saying what is wrong with it. */
+export async function decodeBackup(file: Uint8Array): Promise<{ manifest: Manifest; tar: Uint8Array }> {
+  const bytes = Buffer.from(file.buffer, file.byteOffset, file.byteLength);
+  if (!bytes.subarray(0, MAGIC.length + 1).equals(Buffer.from(`${MAGIC} `))) {
+    throw new BackupRefused('This is not a backup made by this shop (npm run backup): it does not start as one does.');
+  }
+  const firstEnd = bytes.indexOf(10);
+  const secondEnd = firstEnd < 0 ? -1 : bytes.indexOf(10, firstEnd + 1);
+  if (secondEnd < 0 || secondEnd > 64 * 1024) throw new BackupRefused('The backup is cut short: its manifest is incomplete.');
+  const format = Number(bytes.subarray(MAGIC.length + 1, firstEnd).toString('latin1'));
+  if (!Number.isInteger(format) || format < 1) throw new BackupRefused('The backup is damaged: its header is unreadable.');
+  if (format > BACKUP_FORMAT) {
+    throw new BackupRefused(`The backup is in format ${format}, made by a newer version of the shop: upgrade the shop first.`);
+  }
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(bytes.subarray(firstEnd + 1, secondEnd).toString('utf8')) as Manifest;
+  } catch {
+    throw new BackupRefused('The backup is damaged: its manifest is unreadable.');
+  }
+  if (manifest.engine !== 'pglite' || !Number.isInteger(manifest.bytes) || typeof manifest.sha256 !== 'string') {
+    throw new BackupRefused('The backup is damaged: its manifest is not one this shop writes.');
+  }
+  const payload = bytes.subarray(secondEnd + 1);
+  if (payload.length < manifest.bytes) {
+    throw new BackupRefused(`The backup is cut short: ${payload.length} of its ${manifest.bytes} bytes are there.`);
+  }
+  if (payload.length > manifest.bytes || sha256(payload) !== manifest.sha256) {
+    throw new BackupRefused('The backup is damaged: its contents do not match its checksum.');
+  }
+  try {
+    return { manifest, tar: new Uint8Array(await promisify(gunzip)(payload)) };
+  } catch {
+    throw new BackupRefused('The backup is damaged: its contents do not unpack.');
+  }
+}
+
+/** Writes `bytes` to `path` so that `path` is either absent, as before, or whole: a temporary file, synced, renamed. */
+export function writeFileAtomically(path: string, bytes: Uint8Array): void {
+  const temporary = `${path}.partial-${process.pid}`;
+  const fd = openSync(temporary, 'w', 0o600);
+  try {
+    let at = 0;
+    while (at < bytes.length) at += writeSync(fd, bytes, at);
+    fsyncSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+  closeSync(fd);
+  renameSync(temporary, path);
+}
+
+/** Scheduled backups are pruned; a backup taken by hand (npm run backup) is the owner's to delete. */
+export type BackupKind = 'manual' | 'scheduled';
+
+/** A backup's file name: its kind and the time, so names sort as the backups were taken. */
+export function backupName(kind: BackupKind, at: Date): string {
+  return `aurelia-${kind}-${at.toISOString().replace(/[:.]/g, '-')}.backup`;
+}
+
+const SCHEDULED = /^aurelia-scheduled-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z\.backup$/;
+
+/** Deletes the scheduled backups in `dir` beyond the newest `keep`; returns the names deleted. */
+export function pruneBackups(dir: string, keep: number): string[] {
+  const scheduled = readdirSync(dir)
+    .filter((name) => SCHEDULED.test(name))
+    .sort()
+    .reverse();
+  const old = scheduled.slice(keep);
+  for (const name of old) unlinkSync(join(dir, name));
+  return old;
+}
+
+/** Writes a backup of the tar `tar` into `dir` (created if need be); returns its path. */
+export async function writeBackup(
+  dir: string,
+  tar: Uint8Array,
+  { migration, kind, at = new Date() }: { migration: string | null; kind: BackupKind; at?: Date },
+): Promise<string> {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const path = join(dir, backupName(kind, at));
+  writeFileAtomically(path, await encodeBackup(tar, migration, at));
+  return path;
+}
+
+const NEWEST_MIGRATION = 'select max(version) as version from supabase_migrations.schema_migrations';
+
+/** The newest migration applied in `pg`, or null before any. */
+async function newestMigration(pg: PGlite): Promise<string | null> {
+  const { rows: tables } = await pg.query<{ found: boolean }>(
+    `select to_regclass('supabase_migrations.schema_migrations') is not null as found`,
+  );
+  if (!tables[0]?.found) return null;
+  const { rows } = await pg.query<{ version: string | null }>(NEWEST_MIGRATION);
+  return rows[0]?.version ?? null;
+}
+
+/**
+ * A backup of a stopped shop's database in `dataDir`, written into `backupDir`: the directory is locked meanwhile, so
+ * the shop cannot start on it halfway. Returns the file's path.
+ */
+export async function backupStoppedShop(dataDir: string, backupDir: string): Promise<string> {
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) throw new Error(`There is no embedded database in ${dataDir}.`);
+  const release = lockDataDir(dataDir);
+  try {
+    const pg = await PGlite.create(dataDir);
+    try {
+      const migration = await newestMigration(pg);
+      await pg.exec('checkpoint');
+      const tar = new Uint8Array(await (await pg.dumpDataDir('none')).arrayBuffer());
+      return await writeBackup(backupDir, tar, { migration, kind: 'manual' });
+    } finally {
+      await pg.close();
+    }
+  } finally {
+    release();
+  }
+}
+
+/**
+ * Restores the backup in `file` as the stopped shop's database in `dataDir`: `knownMigrations` are the migrations this
+ * version of the shop has (a backup from a newer one is refused). The backup is checked whole, unpacked and opened
+ * beside the directory first; only then is the current directory moved aside (kept, its path returned) and the
+ * restored one put in its place. Anything wrong before that changes nothing.
+ */
+export async function restoreBackup(
+  file: string,
+  dataDir: string,
+  { knownMigrations }: { knownMigrations: readonly string[] },
+): Promise<{ manifest: Manifest; keptAside: string | null }> {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    throw new BackupRefused(`Cannot read ${file}: ${(error as Error).message}`);
+  }
+  const { manifest, tar } = await decodeBackup(bytes);
+  const newestKnown = [...knownMigrations].sort().at(-1) ?? '';
+  if (manifest.migration && manifest.migration > newestKnown) {
+    throw new BackupRefused(
+      `The backup's database has migration ${manifest.migration}, which this version of the shop does not know: restore it with the version that made it.`,
+    );
+  }
+  const holder = lockHolder(dataDir);
+  if (holder) throw new BackupRefused(`The shop is running on ${dataDir} (process ${holder}): stop it before restoring.`);
+  const release = lockDataDir(dataDir);
+  const staging = `${dataDir}.restoring-${process.pid}`;
+  try {
+    rmSync(staging, { recursive: true, force: true });
+    try {
+      const pg = await PGlite.create(staging, { loadDataDir: new Blob([tar as Uint8Array<ArrayBuffer>]) });
+      try {
+        const migration = await newestMigration(pg);
+        if (migration !== manifest.migration) throw new Error(`it holds migration ${migration}, not ${manifest.migration}`);
+      } finally {
+        await pg.close();
+      }
+    } catch (error) {
+      throw new BackupRefused(`The backup's database does not open: ${(error as Error).message}`);
+    }
+    let keptAside: string | null = null;
+    if (existsSync(dataDir)) {
+      keptAside = `${dataDir}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+      renameSync(dataDir, keptAside);
+    }
+    try {
+      renameSync(staging, dataDir);
+    } catch (error) {
+      if (keptAside) renameSync(keptAside, dataDir);
+      throw error;
+    }
+    return { manifest, keptAside };
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+    release();
+  }
+}
+
+/** The timestamps of the migrations in `dir` (supabase/migrations): what this version of the shop knows. */
+export function migrationsIn(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.sql'))
+    .map((name) => basename(name).split('_')[0] ?? name);
+}
