@@ -15,6 +15,7 @@ import { quoteRates } from '@/features/checkout/rates.server';
 import { soldOutRefundJob } from '@/features/checkout/sold-out.server';
 import { HOLD_MINUTES, releaseHolds, sellStock } from '@/features/stock/stock.server';
 import { asService } from '@/server/db/roles.server';
+import { captureLogs } from '@/server/log.server';
 import type { MailMessage } from '@/server/mail/mail.port';
 import { JOBS } from '@/server/outbox/jobs.server';
 import { confirmTestCard } from '@/server/payments/test-card-routes.server';
@@ -233,12 +234,12 @@ describe(`stock on ${TEST_DATABASE_KIND}`, () => {
       ...payments,
       retrieveIntent: async (id: string) => ({ ...(await payments.retrieveIntent(id)), amountCents: 1 }),
     };
-    const error = console.error;
-    console.error = () => {};
+    const logs = captureLogs('error');
     try {
       expect(await recordOrder(db, lying, paid.paymentIntentId)).toMatchObject({ ok: false, status: 409 });
+      expect(logs.text()).toMatch(/another amount than its checkout: no order recorded/);
     } finally {
-      console.error = error;
+      logs.restore();
     }
     expect(await onHand(soap())).toBe(5);
   });

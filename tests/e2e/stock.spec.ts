@@ -1,8 +1,5 @@
-import { type Browser, expect, type Page, test } from '@playwright/test';
-import { signedInAdmin } from './admins';
-import { openCart } from './cart-helpers';
-import { hydrated } from './islands';
-import { card } from './social';
+import type { Browser, Page } from '@playwright/test';
+import { card, expect, hydrated, openCart, signedInAdmin, test } from './fixtures';
 
 // Stock as the owner sets it and a shopper meets it, on the built server: no rebuild between the two. The owner counts
 // two colours and sizes of the scrubs that no other test buys (Grey XL, Blue XL), and makes them unlimited again after.
