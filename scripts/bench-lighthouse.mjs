@@ -131,11 +131,13 @@ try {
     { path: order.page, label: '/order?token=… (guest, from the e-mail)' },
     { path: '/orders', label: '/orders (signed in)', as: shopper },
     { path: '/wishlist', label: '/wishlist (signed in)', as: shopper },
-    ...['/admin', '/admin/orders', `/admin/orders/${order.id}`, '/admin/reviews', '/admin/messages'].map((path) => ({
-      path,
-      label: path.replace(order.id, '[id]'),
-      as: admin,
-    })),
+    ...['/admin', '/admin/orders', `/admin/orders/${order.id}`, '/admin/stock', '/admin/reviews', '/admin/messages'].map(
+      (path) => ({
+        path,
+        label: path.replace(order.id, '[id]'),
+        as: admin,
+      }),
+    ),
     ...['/admin/sales', '/admin/subscribers', '/admin/activity'].map((path) => ({ path, as: admin })),
   ];
 

@@ -2,7 +2,9 @@ import { getProducts } from '@/features/catalog/catalog.server';
 import { syncCatalogue } from '@/features/catalog/catalog-sync.server';
 import { labelJob, orderChangeEmailJob, orderEmailJob, shippedEmailJob } from '@/features/checkout/fulfilment.server';
 import { reconcilePayments } from '@/features/checkout/payment-events.server';
+import { soldOutRefundJob } from '@/features/checkout/sold-out.server';
 import { contactNoticeJob } from '@/features/contact/contact-notice.server';
+import { pruneHolds } from '@/features/stock/stock.server';
 import type { AddressPort } from '@/server/address/address.port';
 import { createAddressSuggestions } from '@/server/address/address.server';
 import type { AuthPort } from '@/server/auth/auth.port';
@@ -102,6 +104,7 @@ async function start(): Promise<Services> {
       'confirmation-resend': ({ email }) => auth.resendConfirmation(email, { origin: publicOrigin }),
       'contact-notice': contactNoticeJob({ db, mail, shopEmail: config.shopEmail, publicOrigin }),
       'order-change-email': orderChangeEmailJob({ db, mail, publicOrigin }),
+      'order-sold-out': soldOutRefundJob({ db, payments, shopEmail: config.shopEmail, publicOrigin }),
     } satisfies JobHandlers),
     { intervalMs: 5000 },
   );
@@ -120,10 +123,10 @@ async function start(): Promise<Services> {
           },
         )
       : async () => {};
-  const prune = setInterval(
-    () => pruneRateLimits(db).catch((error: unknown) => log.warn({ err: error }, 'pruning the rate limits failed')),
-    3_600_000,
-  );
+  const prune = setInterval(() => {
+    pruneRateLimits(db).catch((error: unknown) => log.warn({ err: error }, 'pruning the rate limits failed'));
+    pruneHolds(db).catch((error: unknown) => log.warn({ err: error }, 'pruning lapsed stock holds failed'));
+  }, 3_600_000);
   prune.unref();
   // Payments that succeeded without an order (the server stopped in between, no webhook came) are found and recorded.
   const reconcile = setInterval(

@@ -18,6 +18,7 @@ describe('api(): calls to our endpoints from an island', () => {
       ok: false,
       status: 429,
       message: 'Too many messages. Please wait a moment and try again.',
+      code: 'rate_limited',
     });
   });
 
@@ -28,9 +29,16 @@ describe('api(): calls to our endpoints from an island', () => {
     expect(await api('/api/contact', {})).toEqual({ ok: false, status: 429, message: TOO_MANY_REQUESTS });
   });
 
-  it('other failures keep the server’s message, or name the status', async () => {
+  it('other failures keep the server’s message and code, or name the status', async () => {
     answer(400, { error: { code: 'invalid_request', message: 'Please enter a valid email address' } });
-    expect(await api('/api/contact', {})).toEqual({ ok: false, status: 400, message: 'Please enter a valid email address' });
+    expect(await api('/api/contact', {})).toEqual({
+      ok: false,
+      status: 400,
+      message: 'Please enter a valid email address',
+      code: 'invalid_request',
+    });
+    answer(409, { error: { code: 'out_of_stock', message: 'Only 1 of Kojic Acid Soap left.' } });
+    expect(await api('/api/create-payment-intent', {})).toMatchObject({ status: 409, code: 'out_of_stock' });
     answer(500, '');
     expect(await api('/api/contact', {})).toEqual({ ok: false, status: 500, message: 'Request failed (500)' });
   });

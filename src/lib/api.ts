@@ -1,5 +1,8 @@
-/** A call that did not succeed: the HTTP status (0 when the network failed) and the words to show for it. */
-export type ApiFailure = { ok: false; status: number; message: string };
+/**
+ * A call that did not succeed: the HTTP status (0 when the network failed), the words to show for it, and the
+ * answer's error code when it gave one.
+ */
+export type ApiFailure = { ok: false; status: number; message: string; code?: string | undefined };
 
 export type ApiResult<T> = { ok: true; data: T } | ApiFailure;
 
@@ -21,10 +24,10 @@ export async function api<T>(path: string, body?: unknown, method?: Method): Pro
       body: body === undefined ? null : JSON.stringify(body),
       credentials: 'same-origin',
     });
-    const data = (await res.json().catch(() => ({}))) as T & { error?: { message?: string } };
+    const data = (await res.json().catch(() => ({}))) as T & { error?: { message?: string; code?: string } };
     if (!res.ok) {
       const fallback = res.status === 429 ? TOO_MANY_REQUESTS : `Request failed (${res.status})`;
-      return { ok: false, status: res.status, message: data.error?.message || fallback };
+      return { ok: false, status: res.status, message: data.error?.message || fallback, code: data.error?.code };
     }
     return { ok: true, data };
   } catch {

@@ -194,16 +194,18 @@ describe('Stripe webhooks', () => {
     JSON.stringify({
       id: 'evt_1',
       object: 'event',
+      created: 1_764_400_000,
       type: 'payment_intent.succeeded',
       data: { object: { id: intentId, object: 'payment_intent', amount: 10_890, currency: 'usd', status: 'succeeded' } },
     });
 
-  it('reads a correctly signed event: its id, type and intent', () => {
+  it('reads a correctly signed event: its id, type, time and intent', () => {
     const payload = event('pi_123');
     const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
     expect(payments.parseWebhook(payload, header)).toEqual({
       id: 'evt_1',
       type: 'payment_intent.succeeded',
+      createdAt: new Date(1_764_400_000_000),
       intentId: 'pi_123',
       refund: null,
     });
@@ -220,6 +222,7 @@ describe('Stripe webhooks', () => {
     expect(payments.parseWebhook(payload, header)).toEqual({
       id: 'evt_2',
       type: 'charge.refunded',
+      createdAt: null,
       intentId: 'pi_456',
       refund: null,
     });
@@ -252,6 +255,7 @@ describe('Stripe webhooks', () => {
       expect(payments.parseWebhook(payload, header)).toEqual({
         id: 'evt_3',
         type: 'refund.updated',
+        createdAt: null,
         intentId: 'pi_789',
         refund: { id: 're_1', status: read },
       });

@@ -583,6 +583,67 @@ const matrix = {
     update: { set: [`last_seen_at = last_seen_at - interval '1 day'`], expect: serverOnly.update },
     delete: serverOnly.delete,
   }),
+  // Stock (decision 007): counts, holds, the threshold and what orders took are the server's alone; shoppers read
+  // availability through stock_available() (tested below), never the rows.
+  stock_levels: policy({
+    key: `product_id || ':' || color || ':' || size`,
+    rows: {
+      soap: { product_id: 101, on_hand: 3 },
+      'a colour and size': { product_id: 202, color: 'blue', size: 'M', on_hand: 0 },
+    },
+    select: serverOnly.select,
+    insert: { rows: { row: { product_id: 101, color: 'grey', size: 'S', on_hand: 1000 } }, expect: serverOnly.insertExpect },
+    update: { set: ['on_hand = on_hand + 100'], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
+  stock_holds: policy({
+    key: `checkout_id::text || ':' || product_id`,
+    dependsOn: ['checkouts'],
+    rows: {
+      'A’s checkout’s': {
+        checkout_id: '00000000-0000-4000-8000-0000000000c1',
+        product_id: 101,
+        quantity: 1,
+        expires_at: '2030-01-01T00:00:00Z',
+      },
+    },
+    select: serverOnly.select,
+    insert: {
+      rows: {
+        row: {
+          checkout_id: '00000000-0000-4000-8000-0000000000c1',
+          product_id: 202,
+          quantity: 5,
+          expires_at: '2030-01-01T00:00:00Z',
+        },
+      },
+      expect: serverOnly.insertExpect,
+    },
+    update: { set: [`expires_at = expires_at + interval '1 day'`, 'quantity = 1000'], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
+  stock_settings: policy({
+    key: 'id::text',
+    rows: { settings: { low_stock_threshold: 3 } },
+    select: serverOnly.select,
+    insert: { rows: { row: { low_stock_threshold: 0 } }, expect: serverOnly.insertExpect },
+    update: { set: ['low_stock_threshold = 1000'], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
+  stock_sales: policy({
+    key: `checkout_id::text || ':' || product_id`,
+    dependsOn: ['checkouts'],
+    rows: {
+      'A’s checkout’s': { checkout_id: '00000000-0000-4000-8000-0000000000c1', product_id: 101, quantity: 2, label: 'Soap' },
+    },
+    select: serverOnly.select,
+    insert: {
+      rows: { row: { checkout_id: '00000000-0000-4000-8000-0000000000c1', product_id: 202, quantity: 1, label: 'Shirt' } },
+      expect: serverOnly.insertExpect,
+    },
+    update: { set: ['returned_at = now()', 'quantity = 100'], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
   // The test processor's intents and refunds: client secrets and amounts are the payments adapter's alone.
   test_payment_intents: policy({
     key: 'id',
@@ -835,14 +896,48 @@ describe(`around the matrix on ${TEST_DATABASE_KIND}`, () => {
     expect(row).toEqual({ anon: false, authenticated: false });
   });
 
-  it('the only function guests and shoppers may call is product_like_count, the only SECURITY DEFINER one', async () => {
+  it('the only functions guests and shoppers may call are product_like_count and stock_available, both SECURITY DEFINER', async () => {
     const rows = await db.query<{ proname: string; definer: boolean }>(
       `select p.proname, p.prosecdef as definer from pg_proc p join pg_namespace n on n.oid = p.pronamespace
        where n.nspname = 'public' and p.prorettype <> 'trigger'::regtype
          and (p.prosecdef or has_function_privilege('anon', p.oid, 'execute')
-              or has_function_privilege('authenticated', p.oid, 'execute'))`,
+              or has_function_privilege('authenticated', p.oid, 'execute'))
+       order by p.proname`,
     );
-    expect(rows).toEqual([{ proname: 'product_like_count', definer: true }]);
+    expect(rows).toEqual([
+      { proname: 'product_like_count', definer: true },
+      { proname: 'stock_available', definer: true },
+    ]);
+  });
+
+  it('no guest or shopper may run a function of app_private (the cart save, holding and selling stock)', async () => {
+    const rows = await db.query<{ proname: string }>(
+      `select p.proname from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+       where n.nspname = 'app_private'
+         and (has_function_privilege('anon', p.oid, 'execute') or has_function_privilege('authenticated', p.oid, 'execute'))`,
+    );
+    expect(rows).toEqual([]);
+    for (const actor of ['anon', 'A'] as const) {
+      const result = await attempt(db, actor, `select app_private.sell_stock(gen_random_uuid(), '[]')`);
+      expect(outcomeOf(result), actor).toBe(DENIED);
+    }
+  });
+
+  it('stock_available(): anyone gets what can be bought of each counted item (on hand less live holds), and nothing else', async () => {
+    await reset('stock_levels'); // 3 of product 101, 0 of product 202 in blue M
+    await reset('stock_holds'); // A's checkout holds 1 of product 101 until 2030
+    for (const actor of actors) {
+      const result = await attempt<{ product_id: number; color: string; size: string; available: number }>(
+        db,
+        actor,
+        'select product_id, color, size, available from public.stock_available() order by product_id',
+      );
+      expect(outcomeOf(result), actor).toBe(OK);
+      expect(result.ok ? result.rows : [], actor).toEqual([
+        { product_id: 101, color: '', size: '', available: 2 },
+        { product_id: 202, color: 'blue', size: 'M', available: 0 },
+      ]);
+    }
   });
 
   it('nobody but the server reads the accounts in auth.users', async () => {

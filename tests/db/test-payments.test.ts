@@ -359,6 +359,7 @@ describe(`the test processor on ${TEST_DATABASE_KIND}`, () => {
       expect(processor().parseWebhook(body, signTestWebhook(body, 'whsec_test_suite', at))).toEqual({
         id: 'evt_test_1',
         type: 'payment_intent.succeeded',
+        createdAt: null,
         intentId: 'pi_test_abc',
         refund: null,
       });

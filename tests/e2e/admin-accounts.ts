@@ -21,6 +21,7 @@ export const E2E_ADMINS = [
   'history',
   'header',
   'sales',
+  'stock',
 ] as const;
 
 export type E2EAdmin = (typeof E2E_ADMINS)[number];

@@ -1,7 +1,15 @@
 import AxeBuilder from '@axe-core/playwright';
 import { allHydrated, expect, test } from './fixtures';
 
-const ADMIN_PAGES = ['/admin', '/admin/orders', '/admin/reviews', '/admin/messages', '/admin/subscribers', '/admin/activity'];
+const ADMIN_PAGES = [
+  '/admin',
+  '/admin/orders',
+  '/admin/stock',
+  '/admin/reviews',
+  '/admin/messages',
+  '/admin/subscribers',
+  '/admin/activity',
+];
 
 test.describe('admin', () => {
   test('does not exist for a guest or a shopper: the site’s 404 page, never cached', async ({ page, signIn }) => {

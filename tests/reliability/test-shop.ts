@@ -7,6 +7,7 @@
 
 import type { Services } from '@/app/services.server';
 import { labelJob, orderChangeEmailJob, orderEmailJob, shippedEmailJob } from '@/features/checkout/fulfilment.server';
+import { soldOutRefundJob } from '@/features/checkout/sold-out.server';
 import { contactNoticeJob } from '@/features/contact/contact-notice.server';
 import { createBuiltInAuth } from '@/server/auth/builtin.server';
 import { loadConfig } from '@/server/config.server';
@@ -96,6 +97,7 @@ export function startShop(
       'confirmation-resend': ({ email }) => services.auth.resendConfirmation(email, { origin: publicOrigin }),
       'contact-notice': contactNoticeJob({ db, mail, shopEmail, publicOrigin }),
       'order-change-email': orderChangeEmailJob({ db, mail, publicOrigin }),
+      'order-sold-out': soldOutRefundJob({ db, payments: services.payments, shopEmail, publicOrigin }),
     });
     const runOutbox = (now?: Date) => processDue(db, handlers, now ? { now } : {});
     return { services, db, sent, mailDown, runOutbox };

@@ -12,9 +12,18 @@ interface OrderActionsProps {
   status: StatusKey;
   totalCents: number;
   refundedCents: number;
+  /**
+   * What the order took from the stock counts ('2 × Clinical Scrubs (Blue, M)') and whether it has been put back; null
+   * when none of its items were counted.
+   */
+  stock: { items: string; returned: boolean } | null;
 }
 
-type Pending = { kind: 'refund'; cents: number } | { kind: 'cancel' } | { kind: 'status'; to: StatusKey; label: string };
+type Pending =
+  | { kind: 'refund'; cents: number }
+  | { kind: 'cancel' }
+  | { kind: 'status'; to: StatusKey; label: string }
+  | { kind: 'restock' };
 
 /**
  * An order's status and what the admin can do to it: move it on (Mark shipped, Mark delivered), refund it, or cancel
@@ -34,8 +43,11 @@ export default function OrderActions(props: OrderActionsProps) {
   const [amountError, setAmountError] = useState<string | null>(null);
   const amountId = useId();
   const next = NEXT_ACTION[status];
+  // Whether the items go back in stock with a refund or a cancellation: the owner decides in the confirmation.
+  const canRestock = props.stock !== null && !props.stock.returned;
+  const [restock, setRestock] = useState(false);
 
-  async function act(path: 'status' | 'refund' | 'cancel', body: unknown, failure: string) {
+  async function act(path: 'status' | 'refund' | 'cancel' | 'restock', body: unknown, failure: string) {
     setBusy(true);
     const r = await api<OrderActionAnswer>(`/api/admin/orders/${props.orderId}/${path}`, body);
     setBusy(false);
@@ -61,17 +73,32 @@ export default function OrderActions(props: OrderActionsProps) {
     if (cents === null) return setAmountError('Enter an amount in dollars, such as 12.50.');
     if (cents > left) return setAmountError(`At most ${formatPrice(left)} is left to refund.`);
     setAmountError(null);
-    setPending({ kind: 'refund', cents });
+    ask({ kind: 'refund', cents });
+  }
+
+  function ask(next: Pending) {
+    // Cancelling an order that has not shipped usually leaves its items on the shelf; a refund usually does not.
+    setRestock(next.kind === 'cancel');
+    setPending(next);
   }
 
   function confirmed() {
     if (!pending) return;
     setPending(null);
-    if (pending.kind === 'cancel') return act('cancel', {}, 'Cancel failed');
+    const withStock = canRestock && restock ? { restock: true } : {};
+    if (pending.kind === 'cancel') return act('cancel', withStock, 'Cancel failed');
+    if (pending.kind === 'restock') return act('restock', {}, 'Putting the items back failed');
     if (pending.kind === 'status') return act('status', { from: status, to: pending.to }, 'Status change failed');
     // All that is left goes as "the rest", so a second click asks the processor for the same refund.
-    return act('refund', pending.cents === left ? {} : { amountCents: pending.cents }, 'Refund failed');
+    return act('refund', { ...(pending.cents === left ? {} : { amountCents: pending.cents }), ...withStock }, 'Refund failed');
   }
+
+  const restockChoice = canRestock && (
+    <label className="admin-check">
+      <input type="checkbox" checked={restock} onChange={(e) => setRestock(e.target.checked)} />
+      Put {props.stock?.items} back in stock
+    </label>
+  );
 
   return (
     <div className="admin-order-actions">
@@ -89,18 +116,28 @@ export default function OrderActions(props: OrderActionsProps) {
             type="button"
             className="btn"
             disabled={busy}
-            onClick={() => setPending({ kind: 'status', to: next.to, label: next.label })}
+            onClick={() => ask({ kind: 'status', to: next.to, label: next.label })}
           >
             {next.label}
           </button>
         )}
         {status === 'processing' && (
-          <button type="button" className="btn btn-outline" disabled={busy} onClick={() => setPending({ kind: 'cancel' })}>
+          <button type="button" className="btn btn-outline" disabled={busy} onClick={() => ask({ kind: 'cancel' })}>
             Cancel and refund
           </button>
         )}
         {!next && <p className="admin-note">{STATUS_LABELS[status]} is final: the status cannot change.</p>}
       </div>
+      {props.stock &&
+        (props.stock.returned ? (
+          <p className="admin-note">{props.stock.items}: back in stock.</p>
+        ) : (
+          <div className="admin-action-row">
+            <button type="button" className="btn btn-outline" disabled={busy} onClick={() => ask({ kind: 'restock' })}>
+              Put the items back in stock
+            </button>
+          </div>
+        ))}
       {left > 0 ? (
         <form className="admin-refund" onSubmit={askRefund} noValidate>
           <div className="field">
@@ -134,7 +171,7 @@ export default function OrderActions(props: OrderActionsProps) {
               disabled={busy}
               onClick={() => {
                 setAmountError(null);
-                setPending({ kind: 'refund', cents: left });
+                ask({ kind: 'refund', cents: left });
               }}
             >
               Refund in full ({formatPrice(left)})
@@ -159,7 +196,18 @@ export default function OrderActions(props: OrderActionsProps) {
           </p>
         </Confirm>
       )}
-      {pending && pending.kind !== 'status' && (
+      {pending?.kind === 'restock' && (
+        <Confirm
+          title={`Put ${props.number}’s items back in stock?`}
+          confirmLabel="Put them back"
+          keepLabel="Not now"
+          onConfirm={confirmed}
+          onKeep={() => setPending(null)}
+        >
+          <p>{props.stock?.items} go back on the counts, and shoppers can buy them again. This is done once per order.</p>
+        </Confirm>
+      )}
+      {pending && (pending.kind === 'refund' || pending.kind === 'cancel') && (
         <Confirm
           title={pending.kind === 'cancel' ? `Cancel ${props.number}?` : `Refund ${formatPrice(pending.cents)}?`}
           confirmLabel={pending.kind === 'cancel' ? 'Cancel and refund' : `Refund ${formatPrice(pending.cents)}`}
@@ -175,6 +223,7 @@ export default function OrderActions(props: OrderActionsProps) {
           ) : (
             <p>{formatPrice(pending.cents)} goes back to the customer’s card. This cannot be undone.</p>
           )}
+          {restockChoice}
         </Confirm>
       )}
     </div>

@@ -3,13 +3,14 @@ import { STATUS_LABELS, statusOf } from '../orders/orders';
 import { ORDER_ACTION_LABELS } from './order-admin';
 
 /** What the navigation counts beside a section's name (see AdminLayout). */
-export type NavCount = 'pendingReviews' | 'unreadMessages';
+export type NavCount = 'pendingReviews' | 'unreadMessages' | 'lowStock';
 
 /** The admin's sections, in the order of its navigation, and what each counts (the work waiting there). */
 export const ADMIN_SECTIONS: readonly { href: string; label: string; count?: { of: NavCount; what: string } }[] = [
   { href: '/admin', label: 'Overview' },
   { href: '/admin/sales', label: 'Sales' },
   { href: '/admin/orders', label: 'Orders' },
+  { href: '/admin/stock', label: 'Stock', count: { of: 'lowStock', what: 'low' } },
   { href: '/admin/reviews', label: 'Reviews', count: { of: 'pendingReviews', what: 'awaiting approval' } },
   { href: '/admin/messages', label: 'Messages', count: { of: 'unreadMessages', what: 'unread' } },
   { href: '/admin/subscribers', label: 'Subscribers' },
@@ -24,6 +25,9 @@ export const ACTION_LABELS: Record<string, string> = {
   'message.unread': 'Message marked unread',
   'subscribers.export': 'Subscribers exported',
   'orders.export': 'Orders exported',
+  'stock.set': 'Stock count set',
+  'stock.threshold': 'Low-stock threshold set',
+  'stock.restock': 'Items put back in stock',
   ...ORDER_ACTION_LABELS,
 };
 
@@ -46,6 +50,9 @@ const FIELD_WORDS: Record<string, (value: unknown) => string> = {
   attempts: (v) => plural(v, 'attempt', 'attempts'),
   lastError: (v) => `last error: ${String(v)}`,
   job: (v) => String(v),
+  onHand: (v) => (v === null ? 'unlimited' : `${String(v)} on hand`),
+  lowStockThreshold: (v) => `low at ${String(v)} or fewer`,
+  restocked: (v) => `put back: ${String(v)}`,
 };
 
 const STATES: Record<string, string> = {

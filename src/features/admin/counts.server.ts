@@ -2,11 +2,16 @@ import type { NavCount } from '@/features/admin/admin';
 import type { Sql } from '@/server/db/database.server';
 import { countMessages, countUnreadMessages } from './messages.server';
 import { countPendingReviews } from './reviews.server';
+import { countLowStock } from './stock-admin.server';
 import { countSubscribers } from './subscribers.server';
 
 /** The work waiting in the admin, counted beside its sections in the navigation (partial indexes keep these cheap). */
 export async function navCounts(tx: Sql): Promise<Record<NavCount, number>> {
-  return { pendingReviews: await countPendingReviews(tx), unreadMessages: await countUnreadMessages(tx) };
+  return {
+    pendingReviews: await countPendingReviews(tx),
+    unreadMessages: await countUnreadMessages(tx),
+    lowStock: await countLowStock(tx),
+  };
 }
 
 /** The overview's numbers. */

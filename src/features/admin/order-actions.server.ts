@@ -14,6 +14,7 @@ import {
 import { formatPrice } from '@/features/catalog/catalog';
 import { orderNumber, STATUS_LABELS, type StatusKey, statusOf } from '@/features/orders/orders';
 import { refundCounts, refundCountsSql, refundedCentsSql } from '@/features/orders/refunds.server';
+import { describeItems, restockOrder } from '@/features/stock/stock.server';
 import type { Sql } from '@/server/db/database.server';
 import { logger } from '@/server/log.server';
 import { refunds } from '@/server/metrics.server';
@@ -193,6 +194,25 @@ async function recordRefundAction(tx: Sql, me: AdminCaller, orderId: string, ref
 }
 
 /**
+ * Puts back what the order took from the counts, once, in the caller's transaction (the one recording the refund or
+ * the cancellation it comes with), recorded as an admin action. Returns what went back (nothing the second time).
+ */
+async function restock(tx: Sql, me: AdminCaller, orderId: string) {
+  const back = await restockOrder(tx, orderId);
+  if (back.length > 0) {
+    await recordAction(tx, me.admin, {
+      action: 'stock.restock',
+      target: target(orderId),
+      after: { restocked: describeItems(back) },
+    });
+  }
+  return back;
+}
+
+const restockedNote = (back: readonly { quantity: number; label: string }[]) =>
+  back.length > 0 ? ` ${describeItems(back)} back in stock.` : '';
+
+/**
  * Refunds an order through the payments port: all that is left, or `amountCents` of it. The idempotency key is the
  * order, what had been refunded and the amount asked (refundKey), so a double click or a retry after a lost answer gets
  * the processor's same refund back, which is recorded once (with one admin action). When nothing is left, nothing
@@ -202,7 +222,7 @@ export async function refundOrder(
   me: AdminCaller,
   payments: PaymentsPort,
   orderId: string,
-  { amountCents }: { amountCents?: number | undefined } = {},
+  { amountCents, restock: putBack = false }: { amountCents?: number | undefined; restock?: boolean } = {},
 ): Promise<OrderActionResult> {
   const before = await me.run((tx) => orderMoney(tx, orderId));
   if (!before) return NO_SUCH_ORDER;
@@ -226,11 +246,38 @@ export async function refundOrder(
   } catch (error) {
     return processorProblem(error);
   }
-  const recorded = await me.run((tx) => recordRefundAction(tx, me, orderId, refund, before.refundedCents));
+  const { recorded, back } = await me.run(async (tx) => {
+    const recorded = await recordRefundAction(tx, me, orderId, refund, before.refundedCents);
+    // The owner chose to put the items back: with the refund that counts, once (a repeated click puts back nothing).
+    const back = recorded && putBack && refundCounts(refund.status) ? await restock(tx, me, orderId) : [];
+    return { recorded, back };
+  });
   if (recorded) refunded('refund', orderId, refund);
   if (!refundCounts(refund.status)) return refundFailed(refund);
   const now = (await me.run((tx) => orderMoney(tx, orderId))) ?? before;
-  return answer(recorded, now, recorded ? `Refunded ${formatPrice(refund.amountCents)}.` : 'This refund was already recorded.');
+  return answer(
+    recorded,
+    now,
+    recorded ? `Refunded ${formatPrice(refund.amountCents)}.${restockedNote(back)}` : 'This refund was already recorded.',
+  );
+}
+
+/**
+ * Puts back what the order took from the counts, once, on its own (the owner did not tick it with the refund or the
+ * cancellation, or the items came back later); recorded as an admin action. A second click puts back nothing.
+ */
+export async function restockOrderAction(me: AdminCaller, orderId: string): Promise<OrderActionResult> {
+  const result = await me.run(async (tx) => {
+    const money = await orderMoney(tx, orderId);
+    return money && { money, back: await restock(tx, me, orderId) };
+  });
+  if (!result) return NO_SUCH_ORDER;
+  const { money, back } = result;
+  return answer(
+    back.length > 0,
+    money,
+    back.length > 0 ? `${describeItems(back)} back in stock.` : 'Nothing of this order is left to put back in stock.',
+  );
 }
 
 /** Counts and logs a refund the processor answered, once, when it was recorded. */
@@ -258,7 +305,12 @@ function refundFailed(refund: Refund): OrderActionResult {
  * compare-and-set, so a double click or a retry refunds once (the same idempotency key) and cancels once. Should the
  * order ship between the refund and the cancel, the refund is recorded and the answer says the order was not cancelled.
  */
-export async function cancelOrder(me: AdminCaller, payments: PaymentsPort, orderId: string): Promise<OrderActionResult> {
+export async function cancelOrder(
+  me: AdminCaller,
+  payments: PaymentsPort,
+  orderId: string,
+  { restock: putBack = false }: { restock?: boolean } = {},
+): Promise<OrderActionResult> {
   const before = await me.run((tx) => orderMoney(tx, orderId));
   if (!before) return NO_SUCH_ORDER;
   if (statusOf(before.status) === 'cancelled') return answer(false, before, 'The order is already cancelled.');
@@ -291,6 +343,7 @@ export async function cancelOrder(me: AdminCaller, payments: PaymentsPort, order
       [orderId, before.status],
     );
     const change = { refundedCents, ...(refund ? { refundId: refund.id } : {}) };
+    let back: Awaited<ReturnType<typeof restock>> = [];
     if (cancelled) {
       await queueChangeMail(tx, orderId, 'cancel');
       await recordAction(tx, me.admin, {
@@ -299,6 +352,8 @@ export async function cancelOrder(me: AdminCaller, payments: PaymentsPort, order
         before: { status: before.status, refundedCents: before.refundedCents },
         after: { status: 'cancelled', ...change },
       });
+      // The owner chose to put the items back: in the transaction that cancels, so never without it.
+      if (putBack) back = await restock(tx, me, orderId);
     } else if (recorded) {
       // The money moved though the status did not (the order changed meanwhile): that is recorded, and told, too.
       if (refund && refundCounts(refund.status)) await queueChangeMail(tx, orderId, { refundId: refund.id });
@@ -309,7 +364,7 @@ export async function cancelOrder(me: AdminCaller, payments: PaymentsPort, order
         after: change,
       });
     }
-    return { cancelled: Boolean(cancelled), recorded };
+    return { cancelled: Boolean(cancelled), recorded, back };
   });
   if (refund && outcome.recorded) refunded('cancel', orderId, refund);
   const now = (await me.run((tx) => orderMoney(tx, orderId))) ?? before;
@@ -317,9 +372,9 @@ export async function cancelOrder(me: AdminCaller, payments: PaymentsPort, order
     return answer(
       true,
       now,
-      refund
+      (refund
         ? `Order ${orderNumber(orderId)} is cancelled and ${formatPrice(refund.amountCents)} refunded.`
-        : `Order ${orderNumber(orderId)} is cancelled.`,
+        : `Order ${orderNumber(orderId)} is cancelled.`) + restockedNote(outcome.back),
     );
   }
   if (statusOf(now.status) === 'cancelled') return answer(false, now, 'The order is already cancelled.');

@@ -181,6 +181,9 @@ export const ORDER_JOBS = [
   { prefix: 'mail:shop', label: 'Order notice to the shop' },
   { prefix: 'mail:shipped', label: 'Shipped e-mail to the customer' },
   { prefix: 'mail:cancelled', label: 'Cancellation e-mail to the customer' },
+  { prefix: 'sold-out', label: 'Refund of a payment that came after its items sold out' },
+  { prefix: 'mail:sold-out', label: 'Sold-out e-mail to the customer' },
+  { prefix: 'mail:sold-out-shop', label: 'Sold-out notice to the shop' },
 ] as const;
 
 export const jobKeys = (orderId: string) => ORDER_JOBS.map((j) => `${j.prefix}:${orderId}`);

@@ -6,7 +6,14 @@ import type { CallerDeps } from '@/server/caller.server';
 import { json, problem, readJson } from '@/server/http.server';
 import type { PaymentsPort } from '@/server/payments/payments.port';
 import { requireAdminOf } from './admin.server';
-import { cancelOrder, changeOrderStatus, type OrderActionResult, refundOrder, retryOrderJob } from './order-actions.server';
+import {
+  cancelOrder,
+  changeOrderStatus,
+  type OrderActionResult,
+  refundOrder,
+  restockOrderAction,
+  retryOrderJob,
+} from './order-actions.server';
 import { labelPdf } from './order-queries.server';
 import { MAX_SLIPS, packingSlipsPdf, slipOrders } from './packing-slips.server';
 
@@ -63,6 +70,9 @@ export async function adminOrderStatus(deps: AdminOrderDeps, request: Request, j
   return respond(result);
 }
 
+/** Whether to put what the order took from the counts back in stock (the owner ticks it). */
+const restockFlag = z.boolean({ error: 'restock must be true or false.' }).optional();
+
 export const refundBody = z.object(
   {
     amountCents: z
@@ -71,8 +81,14 @@ export const refundBody = z.object(
       .positive({ error: 'A refund must be at least 1 cent.' })
       .max(100_000_000, { error: 'amountCents is larger than any order.' })
       .optional(),
+    restock: restockFlag,
   },
-  { error: 'Send {} to refund all that is left, or {"amountCents": <cents>}.' },
+  { error: 'Send {} to refund all that is left, or {"amountCents": <cents>}; add "restock": true to put the items back.' },
+);
+
+export const cancelBody = z.object(
+  { restock: restockFlag },
+  { error: 'Send {}, or {"restock": true} to put the items back in stock.' },
 );
 
 /** POST /api/admin/orders/{id}/refund {amountCents?}: all that is left, or that much; 200, 400, 404, 409, 502. */
@@ -83,18 +99,37 @@ export async function adminOrderRefund(deps: AdminOrderDeps, request: Request, j
   if (!order.success) return noSuchOrder();
   const body = await readJson(request, refundBody);
   if ('response' in body) return body.response;
-  return respond(await refundOrder(me, deps.payments, order.data, { amountCents: body.data.amountCents }));
+  return respond(
+    await refundOrder(me, deps.payments, order.data, {
+      amountCents: body.data.amountCents,
+      restock: body.data.restock ?? false,
+    }),
+  );
 }
 
-/** POST /api/admin/orders/{id}/cancel {}: refunds what is left, then cancels an unshipped order; 200, 404, 409, 502. */
+/**
+ * POST /api/admin/orders/{id}/cancel {restock?}: refunds what is left, then cancels an unshipped order (and puts its
+ * items back in stock when asked); 200, 404, 409, 502.
+ */
 export async function adminOrderCancel(deps: AdminOrderDeps, request: Request, jar: CookieJar, id: string | undefined) {
+  const me = await requireAdminOf(deps, jar);
+  if (me instanceof Response) return me;
+  const order = orderId.safeParse(id);
+  if (!order.success) return noSuchOrder();
+  const body = await readJson(request, cancelBody);
+  if ('response' in body) return body.response;
+  return respond(await cancelOrder(me, deps.payments, order.data, { restock: body.data.restock ?? false }));
+}
+
+/** POST /api/admin/orders/{id}/restock {}: puts what the order took from the counts back, once; 200, 404. */
+export async function adminOrderRestock(deps: AdminOrderDeps, request: Request, jar: CookieJar, id: string | undefined) {
   const me = await requireAdminOf(deps, jar);
   if (me instanceof Response) return me;
   const order = orderId.safeParse(id);
   if (!order.success) return noSuchOrder();
   const body = await readJson(request, z.object({}));
   if ('response' in body) return body.response;
-  return respond(await cancelOrder(me, deps.payments, order.data));
+  return respond(await restockOrderAction(me, order.data));
 }
 
 export const retryBody = z.object(

@@ -4,8 +4,10 @@ import { estimatedShippingCents, orderTotals, parcelWeightLb } from '@/lib/prici
 import { formatPrice } from '../catalog/catalog';
 import type { CheckoutStage } from '../checkout/Checkout';
 import { $placedOrder, PLACED_MESSAGES } from '../checkout/placed-order.store';
+import { availableFor, withinStock } from '../stock/stock';
+import { $stock, loadStock } from '../stock/stock.store';
 import { notify } from '../toasts/toast.store';
-import { type CartLine, type CartProduct, MAX_QUANTITY } from './cart';
+import { type CartLine, type CartProduct, MAX_QUANTITY, onlyLeft } from './cart';
 import { CART_MESSAGES, setQuantity, subtotal, withoutUnsold } from './cart.rules';
 import { $cart } from './cart.store';
 
@@ -29,6 +31,13 @@ function variantLabel(line: CartLine, product: CartProduct): string | null {
   return parts.filter(Boolean).join(', ') || null;
 }
 
+/** "Clinical Scrubs (Blue, M)": the line as the shop names it. */
+function lineLabel(line: CartLine, product: CartProduct | undefined): string {
+  if (!product) return 'An item';
+  const variant = variantLabel(line, product);
+  return variant ? `${product.name} (${variant})` : product.name;
+}
+
 /**
  * The cart drawer: the lines with their pictures, quantities and prices (the catalogue's), and the subtotal. A native
  * modal <dialog>: the page behind is inert, so focus stays inside; Escape closes it; the opener gets focus back.
@@ -44,6 +53,22 @@ export default function CartDrawer({ opening, products, onClose }: CartDrawerPro
   const [stage, setStage] = useState<Stage>('cart');
   // An emptied cart has nothing to check out: back to the cart's own view.
   const current: Stage = lines.length === 0 ? 'cart' : stage;
+  const stock = useStore($stock);
+
+  // What can still be bought, asked again each time the drawer opens (the page may have been open for a while).
+  useEffect(() => {
+    if (opening) loadStock();
+  }, [opening]);
+
+  // The cart never holds more than can be bought: a line wanting more holds what there is, one nobody can buy leaves,
+  // and the shopper is told. Only in the cart's own view: the checkout's lines do not change under the shopper's feet.
+  useEffect(() => {
+    if (!opening || current !== 'cart') return;
+    const { lines: kept, notices } = withinStock($cart.get(), stock, (l) => lineLabel(l, catalogue.get(l.productId)));
+    if (notices.length === 0) return;
+    $cart.set(kept);
+    for (const notice of notices) notify.info(notice);
+  }, [opening, current, stock, catalogue]);
 
   useEffect(() => {
     const d = dialog.current;
@@ -141,9 +166,13 @@ export default function CartDrawer({ opening, products, onClose }: CartDrawerPro
                 const product = catalogue.get(line.productId);
                 if (!product) return null;
                 const variant = variantLabel(line, product);
-                const label = variant ? `${product.name} (${variant})` : product.name;
+                const label = lineLabel(line, product);
                 const image = (line.selectedColor && product.colorImages[line.selectedColor]) || product.image;
-                const atMost = line.quantity >= MAX_QUANTITY;
+                // A counted item with few left says so, and its line grows no further than there are.
+                const left = availableFor(stock, line);
+                const most = Math.min(MAX_QUANTITY, left ?? MAX_QUANTITY);
+                const atMost = line.quantity >= most;
+                const mostMessage = most < MAX_QUANTITY ? onlyLeft(most) : CART_MESSAGES.maxQuantity;
                 return (
                   <li key={line.cartId} className="cart-line" data-testid="cart-line">
                     <img className="cart-line-image" src={image} alt="" width="72" height="72" loading="lazy" />
@@ -153,6 +182,11 @@ export default function CartDrawer({ opening, products, onClose }: CartDrawerPro
                       </a>
                       {variant && <p className="cart-line-variant">{variant}</p>}
                       <p className="cart-line-price">{formatPrice(product.priceCents)} each</p>
+                      {left !== undefined && left <= MAX_QUANTITY && (
+                        <p className="cart-line-stock" data-testid="line-stock">
+                          {onlyLeft(left)}
+                        </p>
+                      )}
                     </div>
                     <p className="cart-line-total">{formatPrice(product.priceCents * line.quantity)}</p>
                     <fieldset className="cart-line-quantity">
@@ -168,8 +202,8 @@ export default function CartDrawer({ opening, products, onClose }: CartDrawerPro
                       <button
                         type="button"
                         aria-disabled={atMost}
-                        title={atMost ? CART_MESSAGES.maxQuantity : undefined}
-                        onClick={() => (atMost ? notify.info(CART_MESSAGES.maxQuantity) : change(line, line.quantity + 1, label))}
+                        title={atMost ? mostMessage : undefined}
+                        onClick={() => (atMost ? notify.info(mostMessage) : change(line, line.quantity + 1, label))}
                       >
                         <span aria-hidden="true">+</span>
                         <span className="visually-hidden">Increase quantity of {label}</span>

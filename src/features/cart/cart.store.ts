@@ -1,7 +1,16 @@
 import { persistentAtom } from '@nanostores/persistent';
 import { $user } from '../auth/auth.store';
 import { notify } from '../toasts/toast.store';
-import { addLine, type CartLine, type CartLineInput, cartId, MAX_QUANTITY, MAX_QUANTITY_MESSAGE, readLines } from './cart';
+import {
+  addLine,
+  type CartLine,
+  type CartLineInput,
+  cartId,
+  MAX_QUANTITY,
+  MAX_QUANTITY_MESSAGE,
+  onlyLeft,
+  readLines,
+} from './cart';
 
 function decodeLines(text: string): CartLine[] {
   try {
@@ -25,13 +34,15 @@ export const $cartSaved = persistentAtom<string | undefined>('aurelia:cart-saved
 
 /**
  * Adds the chosen variant and quantity to the cart and answers how many were added: a line holds at most
- * MAX_QUANTITY, so that can be fewer than asked (then the shopper is told why), or none.
+ * MAX_QUANTITY, and no more than `left` when the item is counted, so that can be fewer than asked (then the shopper is
+ * told why), or none.
  */
-export function addToCart(line: CartLineInput): number {
+export function addToCart(line: CartLineInput, left = MAX_QUANTITY): number {
   const id = cartId(line.productId, line.selectedColor, line.selectedSize);
   const had = $cart.get().find((l) => l.cartId === id)?.quantity ?? 0;
-  const added = Math.max(0, Math.min(line.quantity, MAX_QUANTITY - had));
-  if (added < line.quantity) notify.info(MAX_QUANTITY_MESSAGE);
+  const most = Math.min(MAX_QUANTITY, left);
+  const added = Math.max(0, Math.min(line.quantity, most - had));
+  if (added < line.quantity) notify.info(most < MAX_QUANTITY ? onlyLeft(left) : MAX_QUANTITY_MESSAGE);
   if (added > 0) $cart.set(addLine($cart.get(), line));
   return added;
 }

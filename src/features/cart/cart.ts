@@ -53,6 +53,9 @@ export const MAX_QUANTITY = 5;
 /** What the shopper is told when a line would grow past MAX_QUANTITY. */
 export const MAX_QUANTITY_MESSAGE = `You can have up to ${MAX_QUANTITY} of each item in your cart.`;
 
+/** What the product page and the cart say of a counted item with few left (stock.ts has the rest of stock's words). */
+export const onlyLeft = (n: number) => `Only ${n} left`;
+
 /** The cart key: the product id, or id-colour(-size) for products with variants. */
 export function cartId(productId: number, color: string | null, size: string | null): string {
   return [String(productId), color, size].filter((part): part is string => Boolean(part)).join('-');

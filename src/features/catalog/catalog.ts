@@ -67,6 +67,8 @@ export interface CatalogueItem {
   inStock: boolean;
   /** Colour values (slugs) on offer, empty when the product has none. */
   colors: string[];
+  /** Colour value → the name the shop shows ('powder-blue' → 'Powder Blue'). */
+  colorNames: Record<string, string>;
   sizes: string[];
   /** URL of the main picture. */
   image: string;
@@ -76,8 +78,8 @@ export interface CatalogueItem {
 export type CatalogueIndex = ReadonlyMap<number, CatalogueItem>;
 
 /** The fields of a product the index reads (the content collection's type, or a test's). */
-export type IndexableProduct = Omit<CatalogueItem, 'colors' | 'sizes' | 'image'> & {
-  colors: { value: string }[];
+export type IndexableProduct = Omit<CatalogueItem, 'colors' | 'colorNames' | 'sizes' | 'image'> & {
+  colors: { value: string; name: string }[];
   sizes: readonly string[];
 };
 
@@ -98,6 +100,7 @@ export function catalogueIndex<P extends IndexableProduct>(
         weight: p.weight,
         inStock: p.inStock,
         colors: p.colors.map((c) => c.value),
+        colorNames: Object.fromEntries(p.colors.map((c) => [c.value, c.name])),
         sizes: [...p.sizes],
         image: imageUrl(p),
       },

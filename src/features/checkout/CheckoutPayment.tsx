@@ -1,6 +1,7 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { api } from '@/lib/api';
 import { $cart } from '../cart/cart.store';
+import { loadStock } from '../stock/stock.store';
 import { notifyOnNextPage } from '../toasts/next-page-toast';
 import { notify } from '../toasts/toast.store';
 import type { CardResult, PaymentsClient } from './card-form';
@@ -34,31 +35,50 @@ type Phase = { kind: 'preparing' } | { kind: 'ready' } | { kind: 'paying' } | { 
  * being charged an overlay blocks the form; Cancel Payment shows only once the payment went through and the order is
  * being saved, and cancelling then never undoes the payment: the order is recorded all the same.
  */
+/** What POST /api/create-payment-intent answers. */
+interface OpenedPayment {
+  client_secret: string;
+  paymentIntentId: string;
+  amountCents: number;
+  processor: PaymentsClient;
+}
+
+const failureMessage = (res: { status: number; message: string }) =>
+  res.status === 0 ? CHECKOUT_MESSAGES.paymentProcessingFailed : `${CHECKOUT_MESSAGES.apiError(res.status)}: ${res.message}`;
+
 export default function CheckoutPayment({ lines, address, rateId, totalCents }: CheckoutPaymentProps) {
   const [intent, setIntent] = useState<Intent | null>(null);
   const [phase, setPhase] = useState<Phase>({ kind: 'preparing' });
   const [error, setError] = useState<string | null>(null);
   const request = JSON.stringify({ lines, address, rateId });
+  // The payment this browser opened: a changed cart updates it (and its hold) rather than opening a second one.
+  const opened = useRef<string | null>(null);
+
+  /**
+   * Opens the payment for the cart as it is, or (with the one opened before) updates or reuses it; the server holds
+   * the cart's items meanwhile, or refuses, naming what is short (out_of_stock: the cart is then told the counts).
+   */
+  async function open() {
+    const res = await api<OpenedPayment>('/api/create-payment-intent', {
+      ...(JSON.parse(request) as object),
+      ...(opened.current ? { previousClientSecret: opened.current } : {}),
+    });
+    if (!res.ok && res.code === 'out_of_stock') void loadStock();
+    if (res.ok) opened.current = res.data.client_secret;
+    return res;
+  }
 
   // A new payment whenever what is being paid for changes (another rate, an edited address or cart).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `open` reads `request`, which is what changes.
   useEffect(() => {
     let current = true;
     setPhase({ kind: 'preparing' });
     setError(null);
     void (async () => {
-      const res = await api<{
-        client_secret: string;
-        paymentIntentId: string;
-        amountCents: number;
-        processor: PaymentsClient;
-      }>('/api/create-payment-intent', JSON.parse(request) as unknown);
+      const res = await open();
       if (!current) return;
       if (!res.ok) {
-        setError(
-          res.status === 0
-            ? CHECKOUT_MESSAGES.paymentProcessingFailed
-            : `${CHECKOUT_MESSAGES.apiError(res.status)}: ${res.message}`,
-        );
+        setError(failureMessage(res));
         return;
       }
       setIntent({
@@ -74,6 +94,24 @@ export default function CheckoutPayment({ lines, address, rateId, totalCents }: 
     };
   }, [request]);
 
+  /**
+   * Before the card is charged: the same cart again, so the server holds its items anew (the hold may have lapsed, or
+   * been let go after a declined card). A refusal is said in the form and nothing is charged.
+   */
+  async function beforePay(): Promise<string | null> {
+    const res = await open();
+    if (!res.ok) return res.message;
+    if (res.data.client_secret === intent?.clientSecret) return null;
+    // The server had to open another payment (this one could no longer be used): the form shows it, to pay afresh.
+    setIntent({
+      clientSecret: res.data.client_secret,
+      paymentIntentId: res.data.paymentIntentId,
+      amountCents: res.data.amountCents,
+      processor: res.data.processor,
+    });
+    return CHECKOUT_MESSAGES.paymentRenewed;
+  }
+
   async function saveOrder(paymentIntentId: string, clientSecret: string) {
     setPhase({ kind: 'saving' });
     // The client secret proves this is the browser that paid: the answer then links to the order's page.
@@ -81,6 +119,13 @@ export default function CheckoutPayment({ lines, address, rateId, totalCents }: 
       paymentIntentId,
       clientSecret,
     });
+    if (!res.ok && res.code === 'sold_out') {
+      // Paid after the items sold out: no order, and the payment is on its way back. The cart stays, within the counts.
+      setError(res.message);
+      setPhase({ kind: 'done' });
+      void loadStock();
+      return;
+    }
     if (!res.ok) {
       notify.error(CHECKOUT_MESSAGES.orderFailed, { description: res.message });
       setPhase({ kind: 'ready' });
@@ -137,7 +182,14 @@ export default function CheckoutPayment({ lines, address, rateId, totalCents }: 
       )}
       {phase.kind === 'preparing' && !error && <p className="cart-note">Preparing a secure payment…</p>}
       {intent && phase.kind !== 'preparing' && phase.kind !== 'done' && (
-        <CardForm intent={intent} amountCents={amount} phase={phase} onProcessing={onProcessing} onResult={onResult} />
+        <CardForm
+          intent={intent}
+          amountCents={amount}
+          phase={phase}
+          onProcessing={onProcessing}
+          onResult={onResult}
+          beforePay={beforePay}
+        />
       )}
       {(phase.kind === 'paying' || phase.kind === 'saving') && (
         <div className="checkout-overlay" role="status" aria-live="polite">
@@ -163,12 +215,14 @@ function CardForm({
   phase,
   onProcessing,
   onResult,
+  beforePay,
 }: {
   intent: Intent;
   amountCents: number;
   phase: Phase;
   onProcessing: () => void;
   onResult: (result: CardResult) => void;
+  beforePay: () => Promise<string | null>;
 }) {
   const form = {
     clientSecret: intent.clientSecret,
@@ -176,6 +230,7 @@ function CardForm({
     disabled: phase.kind !== 'ready',
     onProcessing,
     onResult,
+    beforePay,
   };
   if (intent.processor.kind === 'test') return <TestCardForm {...form} />;
   return (

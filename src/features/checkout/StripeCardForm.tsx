@@ -88,7 +88,7 @@ export default function StripeCardForm({ publishableKey, clientSecret, ...form }
   );
 }
 
-function PaymentForm({ amountCents, onResult, onProcessing, disabled = false }: Omit<CardFormProps, 'clientSecret'>) {
+function PaymentForm({ amountCents, onResult, onProcessing, beforePay, disabled = false }: Omit<CardFormProps, 'clientSecret'>) {
   const stripe = useStripe();
   const elements = useElements();
   const [ready, setReady] = useState(false);
@@ -106,6 +106,13 @@ function PaymentForm({ amountCents, onResult, onProcessing, disabled = false }: 
       const checked = await elements.submit();
       if (checked.error) {
         setBusy(false);
+        return;
+      }
+      // The items are held again first: when they cannot be, the card is never charged.
+      const refused = await beforePay?.();
+      if (refused) {
+        setBusy(false);
+        setFormError(refused);
         return;
       }
       onProcessing?.();

@@ -29,7 +29,14 @@ const spaced = (digits: string) => digits.replace(/(\d{4})(?=\d)/g, '$1 ');
  * The embedded test processor's card form, labelled TEST MODE: no real card is charged. It follows Stripe's test
  * cards (listed in the hint) and their messages, and shows a simple 3-D Secure challenge for 4000 0025 0000 3155.
  */
-export default function TestCardForm({ clientSecret, amountCents, onResult, onProcessing, disabled = false }: CardFormProps) {
+export default function TestCardForm({
+  clientSecret,
+  amountCents,
+  onResult,
+  onProcessing,
+  beforePay,
+  disabled = false,
+}: CardFormProps) {
   const id = useId();
   const [fields, setFields] = useState({ number: '', expiry: '', cvc: '', postalCode: '' });
   const [fieldError, setFieldError] = useState<{ field: CardField; message: string } | null>(null);
@@ -86,6 +93,13 @@ export default function TestCardForm({ clientSecret, amountCents, onResult, onPr
       return;
     }
     setBusy(true);
+    // The items are held again first: when they cannot be, the card is never charged.
+    const refused = await beforePay?.();
+    if (refused) {
+      setBusy(false);
+      setFormError(refused);
+      return;
+    }
     onProcessing?.();
     const r = await api<ConfirmAnswer>('/api/test-payments/confirm', {
       clientSecret,

@@ -19,6 +19,11 @@ export interface CardFormProps {
   onProcessing?: () => void;
   /** While the checkout is busy elsewhere (saving the order), the form cannot be sent again. */
   disabled?: boolean;
+  /**
+   * Asked just before the card goes to the processor: the checkout holds its items again (a hold lasts 15 minutes, and
+   * a declined card lets go of it). A message means they cannot be had, and the card is not charged.
+   */
+  beforePay?: () => Promise<string | null>;
 }
 
 /** What the browser is told about the payments adapter (mirrors the port's PaymentsClientConfig; never a secret). */

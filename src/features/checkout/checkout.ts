@@ -59,6 +59,8 @@ export const CHECKOUT_MESSAGES = {
   paymentFailed: (message: string) => `Payment failed: ${message}`,
   paymentProcessingFailed: 'Payment processing failed. Please try again.',
   apiError: (status: number) => `API Error: ${status}`,
+  /** The payment had to be opened again before the card could be charged (nothing was charged). */
+  paymentRenewed: 'Your payment was renewed. Please check the total and press Pay again.',
   orderFailed: 'Order submission failed',
   orderPlaced: (orderId: string) => `Order ${toastOrderId(orderId)} placed! Thank you.`,
   savingOrder: 'Saving your order…',

@@ -8,6 +8,7 @@ import { orderNumber, webLink } from '../orders/orders';
 import { refundCountsSql, refundedCentsSql } from '../orders/refunds.server';
 import type { CheckoutRate } from './checkout';
 import type { OrderEmailData } from './emails/order-emails.server';
+import type { OrderChange } from './emails/refund-email.server';
 import { shipTo } from './order-page.server';
 
 const log = logger('shipping');
@@ -205,7 +206,7 @@ export function orderChangeEmailJob(deps: { db: Database; mail: MailPort; public
     accessToken,
   }: {
     orderId: string;
-    change: 'refund' | 'cancel';
+    change: 'refund' | 'cancel' | 'sold-out';
     refundId?: string | undefined;
     accessToken?: string | undefined;
   }) => {
@@ -223,10 +224,12 @@ export function orderChangeEmailJob(deps: { db: Database; mail: MailPort; public
       ? `${deps.publicOrigin}/order?token=${encodeURIComponent(accessToken)}`
       : `${deps.publicOrigin}/orders`;
     const { renderRefundEmail } = await import('./emails/refund-email.server');
-    const what =
-      change === 'cancel'
-        ? ({ kind: 'cancel', refundedCents } as const)
-        : ({ kind: 'refund', amountCents: money?.amount_cents ?? 0, refundedCents } as const);
+    const what: OrderChange =
+      change === 'sold-out'
+        ? { kind: 'sold-out', refundedCents, items: await soldOutLabels(deps.db, orderId) }
+        : change === 'cancel'
+          ? { kind: 'cancel', refundedCents }
+          : { kind: 'refund', amountCents: money?.amount_cents ?? 0, refundedCents };
     await deps.mail.send(await renderRefundEmail(orderEmailData(order), what, order.customer_email, link));
   };
 }
@@ -283,4 +286,15 @@ export async function createShipment(
     claimed.id,
   ]);
   return (await stored()) ?? { success: false, error: 'The label was bought but could not be read back.', ...none };
+}
+
+/** What an order recorded sold out could not have, as the shopper was told at checkout ('Clinical Scrubs (Blue, M)'). */
+export async function soldOutLabels(db: Database, orderId: string): Promise<string[]> {
+  const [row] = await serviceStatement<{ labels: string[] | string | null }>(
+    db,
+    `select (select json_agg(e ->> 'label') from jsonb_array_elements(o.sold_out) e) as labels
+       from public.orders o where o.id = $1 and o.sold_out is not null`,
+    [orderId],
+  );
+  return row?.labels ? jsonColumn<string[]>(row.labels) : [];
 }

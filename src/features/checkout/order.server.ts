@@ -17,8 +17,21 @@ import {
 import { type Address, addressWithEmailSchema } from '@/server/shipping/shipping.port';
 import { cartId } from '../cart/cart';
 import { cartProblem } from '../cart/cart.rules';
+import { type Shortfall, STOCK_MESSAGES, shortfallMessage } from '../stock/stock';
+import {
+  type CountedLine,
+  holdStock,
+  itemLabel,
+  keyOf,
+  releaseCheckout,
+  sameItem,
+  sellStock,
+  shortfalls,
+  wasSold,
+} from '../stock/stock.server';
 import type { CheckoutRate } from './checkout';
 import { checkoutLines, chosenRate, parcelFor } from './rates.server';
+import { soldOutJobKey } from './sold-out.server';
 
 const log = logger('checkout');
 
@@ -43,6 +56,8 @@ interface CheckoutLine {
   priceCents: number;
   sku: string;
   image: string;
+  /** The item as the shop names it ('Clinical Scrubs (Blue, M)'), for what the shopper is told about its stock. */
+  label?: string;
 }
 
 export const CHECKOUT_PROBLEMS = {
@@ -56,7 +71,7 @@ export const CHECKOUT_PROBLEMS = {
 
 export type StartResult =
   | { ok: true; clientSecret: string; paymentIntentId: string; amountCents: number; totals: OrderTotals }
-  | { ok: false; status: 400 | 409; message: string };
+  | { ok: false; status: 400 | 409; message: string; code?: 'out_of_stock' };
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
@@ -86,6 +101,7 @@ export async function startCheckout(
       priceCents: product.priceCents,
       sku: product.sku,
       image: product.image,
+      label: itemLabel(catalogue, keyOf(line)),
     });
   }
   const address: Address = body.address;
@@ -101,6 +117,13 @@ export async function startCheckout(
   const previous = body.previousClientSecret ? await reusable(db, payments, body.previousClientSecret, userId) : null;
   if (previous) {
     if (previous.contentHash === contentHash) {
+      // The same cart again (the shopper presses Pay, or pays again after a decline): its hold starts over, or, when
+      // the items went meanwhile, the payment is refused before the card is charged. A payment already under way or
+      // made is left to the sale, which decides when the order is recorded.
+      if (previous.intent.status === 'requires_payment_method' || previous.intent.status === 'requires_action') {
+        const hold = await holdStock(db, previous.checkoutId, lines);
+        if (!hold.held) return outOfStock(hold.counted, catalogue);
+      }
       return {
         ok: true,
         clientSecret: previous.intent.clientSecret,
@@ -110,6 +133,9 @@ export async function startCheckout(
       };
     }
     if (previous.intent.status === 'requires_payment_method') {
+      // The changed cart is held first: what no longer fits is refused, and the payment stays as it was.
+      const hold = await holdStock(db, previous.checkoutId, lines);
+      if (!hold.held) return outOfStock(hold.counted, catalogue);
       let intent: PaymentIntent;
       try {
         intent = await payments.updateIntent(previous.intent.id, {
@@ -143,14 +169,32 @@ export async function startCheckout(
     [userId, ...checkoutValues(lines, address, rate, parcel.weightLb, totals), contentHash],
   );
   if (!row) throw new Error('the checkout insert returned no row');
-  const intent = await payments.createIntent({
-    amountCents: totals.totalCents,
-    metadata: { ...metadata, checkout_id: row.id },
-    idempotencyKey: `checkout:${row.id}:${contentHash}`,
-    shipping: paymentShipping(address),
-  });
+  // Held before the payment is opened: a checkout that cannot have its items never reaches the card form.
+  const hold = await holdStock(db, row.id, lines);
+  if (!hold.held) {
+    await serviceStatement(db, `delete from public.checkouts where id = $1 and payment_intent_id is null`, [row.id]);
+    return outOfStock(hold.counted, catalogue);
+  }
+  let intent: PaymentIntent;
+  try {
+    intent = await payments.createIntent({
+      amountCents: totals.totalCents,
+      metadata: { ...metadata, checkout_id: row.id },
+      idempotencyKey: `checkout:${row.id}:${contentHash}`,
+      shipping: paymentShipping(address),
+    });
+  } catch (error) {
+    // No payment, so nothing may stay held for it.
+    await releaseCheckout(db, row.id);
+    throw error;
+  }
   await serviceStatement(db, `update public.checkouts set payment_intent_id = $2 where id = $1`, [row.id, intent.id]);
   return { ok: true, clientSecret: intent.clientSecret, paymentIntentId: intent.id, amountCents: totals.totalCents, totals };
+}
+
+/** The refusal of a checkout whose counted items are not all there, naming each and how many are left. */
+function outOfStock(counted: Parameters<typeof shortfalls>[0], catalogue: CatalogueIndex): StartResult {
+  return { ok: false, status: 409, code: 'out_of_stock', message: shortfallMessage(shortfalls(counted, catalogue)) };
 }
 
 /** The ship-to address as the payment carries it. */
@@ -202,6 +246,24 @@ async function reusable(
 export interface RecordedOrder {
   id: string;
   created: boolean;
+  /**
+   * Set when the payment succeeded after its hold had lapsed and the items were gone by then: the order is recorded
+   * cancelled, the payment is being refunded in full, and this says so to the shopper.
+   */
+  soldOut?: string;
+}
+
+/** The items a late payment could not have, as stored on its order (orders.sold_out). */
+type SoldOutItem = Shortfall & Pick<CountedLine, 'productId' | 'color' | 'size'>;
+
+/** What the shopper is told of an order recorded sold out (the confirming request's answer, and every later one). */
+function soldOutMessage(order: { sold_out: SoldOutItem[] | string | null; total_cents: number }): string | undefined {
+  if (!order.sold_out) return undefined;
+  const items = jsonColumn<SoldOutItem[]>(order.sold_out);
+  return STOCK_MESSAGES.lateSoldOut(
+    items.map((i) => i.label),
+    order.total_cents,
+  );
 }
 
 export type RecordResult = { ok: true; order: RecordedOrder } | { ok: false; status: 404 | 402 | 409; message: string };
@@ -225,9 +287,10 @@ interface CheckoutRow {
  * the payment succeeded for the checkout's total (never the caller), then inserts the order, its lines, its label
  * and e-mail jobs and empties the shopper's saved cart in one transaction. The checkout's row lock makes concurrent
  * calls wait for the first; the unique payment_intent_id makes a second order impossible even across servers.
- * Stock is not checked again here: startCheckout refused out-of-stock lines before the payment was opened, and once
- * the shopper has paid, the order is recorded (a product marked out of stock by a rebuild in between is the shop's
- * to fulfil or refund, not a payment to lose).
+ * The catalogue's `inStock` is not checked again here: startCheckout refused such lines before the payment was opened,
+ * and once the shopper has paid, the order is recorded (a product marked out of stock by a rebuild in between is the
+ * shop's to fulfil or refund, not a payment to lose). Counted items are sold here, once, just before the order is
+ * written (decision 007): a payment that outlived its hold, for items gone meanwhile, is recorded cancelled and refunded.
  */
 export async function recordOrder(
   db: Database,
@@ -235,16 +298,25 @@ export async function recordOrder(
   paymentIntentId: string,
   options: { onQueued?: () => void; userId?: string | null } = {},
 ): Promise<RecordResult> {
-  const [known] = await serviceStatement<{ user_id: string | null; order_id: string | null }>(
+  const [known] = await serviceStatement<{
+    id: string;
+    user_id: string | null;
+    order_id: string | null;
+    lines: CheckoutLine[] | string;
+    sold_out: SoldOutItem[] | string | null;
+    total_cents: number;
+  }>(
     db,
-    `select user_id, order_id from public.checkouts where payment_intent_id = $1`,
+    `select c.id, c.user_id, c.order_id, c.lines, o.sold_out, c.total_cents
+       from public.checkouts c left join public.orders o on o.id = c.order_id
+      where c.payment_intent_id = $1`,
     [paymentIntentId],
   );
   // A confirming shopper may only confirm their own checkout (guests: a guest's); the webhook passes no user.
   if (!known || (options.userId !== undefined && known.user_id !== options.userId)) {
     return { ok: false, status: 404, message: CHECKOUT_PROBLEMS.notFound };
   }
-  if (known.order_id) return { ok: true, order: { id: known.order_id, created: false } };
+  if (known.order_id) return { ok: true, order: recorded(known.order_id, false, soldOutMessage(known)) };
 
   // The processor is asked outside the transaction: holding a row lock (and, on PGlite, the only connection) while
   // waiting on the network would stall every other request.
@@ -262,6 +334,18 @@ export async function recordOrder(
       message: intent.lastError ?? CHECKOUT_PROBLEMS.notPaid,
     };
   }
+  // A checkout's amounts never change once its payment has succeeded, so a mismatch found now stays one: it takes no
+  // stock (checked again below, under the lock, before anything is written).
+  if (!paidInFull(intent, known.total_cents)) return mismatched(intent, known.id, known.total_cents);
+
+  // The hold becomes a sale, once, before the order is written: a statement of its own, so the counts of a popular item
+  // are locked only while it runs, not while every order of it is written one after another. A payment that outlived
+  // its hold gets the items when they are still there; when they are not, the order is recorded cancelled and the
+  // payment refunded (the 'order-sold-out' job), so nobody pays for what the shop does not have. Should the order's
+  // transaction then fail, the sale stays recorded for the checkout and the next call (a retry, the webhook,
+  // reconciliation) takes nothing more.
+  const lines = jsonColumn<CheckoutLine[]>(known.lines);
+  const sale = await sellStock(db, known.id, lines);
 
   const result = await asService(db, async (tx): Promise<RecordResult> => {
     const [checkout] = await tx.query<CheckoutRow>(
@@ -271,21 +355,18 @@ export async function recordOrder(
     );
     if (!checkout) return { ok: false, status: 404, message: CHECKOUT_PROBLEMS.notFound };
     // Whoever held the lock before us may have recorded it: then this call answers the same order.
-    if (checkout.order_id) return { ok: true, order: { id: checkout.order_id, created: false } };
-    if (intent.amountCents !== checkout.total_cents || intent.currency !== 'usd') {
-      log.error(
-        {
-          paymentIntentId: intent.id,
-          paidCents: intent.amountCents,
-          currency: intent.currency,
-          checkoutId: checkout.id,
-          totalCents: checkout.total_cents,
-        },
-        'a payment succeeded for another amount than its checkout: no order recorded',
+    if (checkout.order_id) {
+      const [order] = await tx.query<{ sold_out: SoldOutItem[] | string | null; total_cents: number }>(
+        `select sold_out, total_cents from public.orders where id = $1`,
+        [checkout.order_id],
       );
-      return { ok: false, status: 409, message: CHECKOUT_PROBLEMS.mismatch };
+      return { ok: true, order: recorded(checkout.order_id, false, order && soldOutMessage(order)) };
     }
-    return { ok: true, order: await insertOrder(tx, checkout, paymentIntentId) };
+    if (!paidInFull(intent, checkout.total_cents)) return mismatched(intent, checkout.id, checkout.total_cents);
+    // Under the checkout's lock, which the sale takes too: what was sold is in stock_sales. A concurrent call may have
+    // sold it after this one found it short (the owner put items back in between): the sale it made counts.
+    const soldOut = sale.state === 'short' && !(await wasSold(tx, checkout.id)) ? soldOutItems(sale.counted, lines) : null;
+    return { ok: true, order: await insertOrder(tx, checkout, paymentIntentId, soldOut) };
   });
   if (result.ok && result.order.created) {
     ordersRecorded.inc();
@@ -293,6 +374,37 @@ export async function recordOrder(
     options.onQueued?.();
   }
   return result;
+}
+
+/** Whether the processor took the checkout's total, in dollars: the only payment an order is recorded for. */
+const paidInFull = (intent: PaymentIntent, totalCents: number) => intent.amountCents === totalCents && intent.currency === 'usd';
+
+function mismatched(intent: PaymentIntent, checkoutId: string, totalCents: number): RecordResult {
+  log.error(
+    { paymentIntentId: intent.id, paidCents: intent.amountCents, currency: intent.currency, checkoutId, totalCents },
+    'a payment succeeded for another amount than its checkout: no order recorded',
+  );
+  return { ok: false, status: 409, message: CHECKOUT_PROBLEMS.mismatch };
+}
+
+const recorded = (id: string, created: boolean, soldOut: string | undefined): RecordedOrder =>
+  soldOut ? { id, created, soldOut } : { id, created };
+
+/** The counted lines a sale could not have, named as the checkout named them. */
+function soldOutItems(counted: readonly CountedLine[], lines: readonly CheckoutLine[]): SoldOutItem[] {
+  return counted
+    .filter((c) => c.wanted > c.available)
+    .map((c) => {
+      const line = lines.find((l) => sameItem(keyOf(l), c));
+      return {
+        productId: c.productId,
+        color: c.color,
+        size: c.size,
+        label: line?.label ?? line?.name ?? `Product ${c.productId}`,
+        wanted: c.wanted,
+        available: Math.max(0, c.available),
+      };
+    });
 }
 
 /** How many links to one order its paying browser can be given (each confirmation after payment asks for one). */
@@ -324,7 +436,12 @@ export async function orderLinkForPayer(
   return minted ? `/order?token=${token}` : null;
 }
 
-async function insertOrder(tx: Sql, checkout: CheckoutRow, paymentIntentId: string): Promise<RecordedOrder> {
+async function insertOrder(
+  tx: Sql,
+  checkout: CheckoutRow,
+  paymentIntentId: string,
+  soldOut: SoldOutItem[] | null,
+): Promise<RecordedOrder> {
   const address = jsonColumn<Address>(checkout.address);
   const rate = jsonColumn<CheckoutRate>(checkout.rate);
   const lines = jsonColumn<CheckoutLine[]>(checkout.lines);
@@ -333,9 +450,10 @@ async function insertOrder(tx: Sql, checkout: CheckoutRow, paymentIntentId: stri
   const accessToken = newToken();
   const [inserted] = await tx.query<{ id: string }>(
     `insert into public.orders (user_id, customer_email, customer_name, subtotal_cents, shipping_cents, tax_cents, total_cents,
-       payment_intent_id, shipping_address, shipping_method, estimated_delivery, access_token_hash)
+       payment_intent_id, shipping_address, shipping_method, estimated_delivery, access_token_hash, status, sold_out)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9::text::jsonb, $10::text::jsonb,
-       case when $11::int is null then null else (now() + make_interval(days => $11::int))::date end, $12)
+       case when $11::int is null then null else (now() + make_interval(days => $11::int))::date end, $12,
+       case when $13::text is null then 'processing' else 'cancelled' end, $13::text::jsonb)
      on conflict (payment_intent_id) do nothing
      returning id`,
     [
@@ -351,6 +469,7 @@ async function insertOrder(tx: Sql, checkout: CheckoutRow, paymentIntentId: stri
       JSON.stringify(rate),
       rate.estimatedDays,
       tokenHash(accessToken),
+      soldOut ? JSON.stringify(soldOut) : null,
     ],
   );
   if (!inserted) {
@@ -361,18 +480,36 @@ async function insertOrder(tx: Sql, checkout: CheckoutRow, paymentIntentId: stri
     if (!existing) throw new Error(`order for ${paymentIntentId} neither inserted nor found`);
     return { id: existing.id, created: false };
   }
+  const items = tx.query(
+    `insert into public.order_items (order_id, product_id, product_name, product_category, price_cents, quantity,
+       selected_color, selected_size, product_sku, image)
+     select $1, l."productId", l.name, l.category, l."priceCents", l.quantity, l."selectedColor", l."selectedSize", l.sku, l.image
+     from jsonb_to_recordset($2::text::jsonb) as l ("productId" integer, name text, category text, "priceCents" integer,
+       quantity integer, "selectedColor" text, "selectedSize" text, sku text, image text)`,
+    [inserted.id, JSON.stringify(lines)],
+  );
+  const attached = tx.query(`update public.checkouts set order_id = $2, updated_at = now() where id = $1`, [
+    checkout.id,
+    inserted.id,
+  ]);
+  if (soldOut) {
+    // Nothing ships and the cart stays as it is; the job refunds the payment, then tells the shopper and the shop.
+    await Promise.all([
+      items,
+      attached,
+      queueJob(tx, 'order-sold-out', { orderId: inserted.id, accessToken }, soldOutJobKey(inserted.id)),
+    ]);
+    return {
+      id: inserted.id,
+      created: true,
+      soldOut: soldOutMessage({ sold_out: soldOut, total_cents: checkout.total_cents }) ?? '',
+    };
+  }
   // The rest needs only the order's id: sent together, one round trip (in order; should one fail, so does the order).
   const bought = lines.map((l) => cartId(l.productId, l.selectedColor, l.selectedSize));
   await Promise.all([
-    tx.query(
-      `insert into public.order_items (order_id, product_id, product_name, product_category, price_cents, quantity,
-         selected_color, selected_size, product_sku, image)
-       select $1, l."productId", l.name, l.category, l."priceCents", l.quantity, l."selectedColor", l."selectedSize", l.sku, l.image
-       from jsonb_to_recordset($2::text::jsonb) as l ("productId" integer, name text, category text, "priceCents" integer,
-         quantity integer, "selectedColor" text, "selectedSize" text, sku text, image text)`,
-      [inserted.id, JSON.stringify(lines)],
-    ),
-    tx.query(`update public.checkouts set order_id = $2, updated_at = now() where id = $1`, [checkout.id, inserted.id]),
+    items,
+    attached,
     // The bought lines leave the shopper's saved cart (what they added meanwhile on another device stays).
     checkout.user_id
       ? tx.query(

@@ -3,6 +3,7 @@ import { serviceStatement } from '@/server/db/roles.server';
 import { logger } from '@/server/log.server';
 import { type PaymentsPort, WebhookSignatureError } from '@/server/payments/payments.port';
 import { refundCountsSql } from '../orders/refunds.server';
+import { releaseHolds } from '../stock/stock.server';
 import { recordOrder } from './order.server';
 
 const log = logger('checkout');
@@ -10,8 +11,8 @@ const log = logger('checkout');
 export type WebhookResult = { status: 200; body: { received: true; duplicate?: true } } | { status: 400 | 500; message: string };
 
 /**
- * The payment processor's webhook (Stripe's `payment_intent.succeeded`, and a refund's `refund.updated` or
- * `refund.failed`): the signature is checked on the raw body, and a succeeded payment records its order through the
+ * The payment processor's webhook (Stripe's `payment_intent.succeeded`, `payment_intent.payment_failed` and
+ * `payment_intent.canceled`, and a refund's `refund.updated` or `refund.failed`): the signature is checked on the raw body, and a succeeded payment records its order through the
  * same `recordOrder` as the confirming request, whichever comes first. An event is recorded by id once handled, so a
  * replay is acknowledged and changes nothing; an event that could not be handled answers 500, so the processor sends
  * it again.
@@ -33,6 +34,11 @@ export async function handlePaymentEvent(
   const [seen] = await serviceStatement(db, `select 1 from public.processed_webhook_events where event_id = $1`, [event.id]);
   if (seen) return { status: 200, body: { received: true, duplicate: true } };
 
+  // A declined card or a canceled payment lets go of what its checkout held, so another shopper may buy it; a hold
+  // taken after the failure (the shopper paying again) stays. The next attempt holds again before the card is charged.
+  if ((event.type === 'payment_intent.payment_failed' || event.type === 'payment_intent.canceled') && event.intentId) {
+    await releaseHolds(db, event.intentId, event.createdAt);
+  }
   if (event.type === 'payment_intent.succeeded' && event.intentId) {
     const result = await recordOrder(db, payments, event.intentId, options.onQueued ? { onQueued: options.onQueued } : {});
     // A payment that is not one of our checkouts is acknowledged and ignored; anything else is retried.

@@ -16,6 +16,7 @@ import '../favorites/favorites.css';
 import { $favorites, toggleFavorite } from '../favorites/favorites.store';
 import { shownLikes } from '../likes/likes';
 import { $likes } from '../likes/likes.store';
+import { $stock } from '../stock/stock.store';
 import { type CatalogView, catalogSearch, DEFAULT_VIEW, readCatalogView } from './catalog-view';
 
 interface Props {
@@ -40,6 +41,8 @@ export default function CatalogBrowser({ products }: Props) {
   useEarlyTaps(gridRef, restored);
   const likes = useStore($likes);
   const favorites = useStore($favorites).items;
+  // Counts change by the minute, the page is built once: a product nobody can buy any more says so once the shop answers.
+  const { soldOut } = useStore($stock);
 
   const matching = filterByCategory(products, filter);
   const visible = matching.slice(0, shown);
@@ -119,7 +122,7 @@ export default function CatalogBrowser({ products }: Props) {
                 <span className="card-body">
                   <span className="card-category">{p.category}</span>
                   <span className="card-name">{p.name}</span>
-                  {!p.inStock && <span className="card-stock">{OUT_OF_STOCK}</span>}
+                  {(!p.inStock || soldOut.includes(p.id)) && <span className="card-stock">{OUT_OF_STOCK}</span>}
                   <span className="card-description">{p.description}</span>
                   <span className="card-meta">
                     <span className="card-price">{formatPrice(p.priceCents)}</span>

@@ -1,11 +1,12 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState } from 'react';
 import { useEarlyTaps } from '@/lib/early-taps';
-import { QUANTITY_CHOICES } from '../cart/cart';
+import { cartId, MAX_QUANTITY, onlyLeft, QUANTITY_CHOICES } from '../cart/cart';
 import { addToCart } from '../cart/cart.store';
 import { OUT_OF_STOCK } from '../catalog/catalog';
 import { LOGIN_TO_SAVE } from '../favorites/favorites';
 import { $favorites, toggleFavorite } from '../favorites/favorites.store';
+import { $stock } from '../stock/stock.store';
 import { notify } from '../toasts/toast.store';
 import { $selectedColor } from './product.store';
 
@@ -25,6 +26,10 @@ export default function ProductPurchase({ productId, name, colors, sizes, inStoc
   const [quantity, setQuantity] = useState(1);
   const [problem, setProblem] = useState<string | null>(null);
   const colorName = colors.find((c) => c.value === color)?.name;
+  // What can still be bought of the product, or of the colour and size chosen (undefined: not counted, unlimited).
+  const stock = useStore($stock);
+  const left = stock.available[cartId(productId, color, size)];
+  const buyable = inStock && !stock.soldOut.includes(productId) && left !== 0;
   const root = useRef<HTMLDivElement>(null);
   const [tookOver, setTookOver] = useState(false);
 
@@ -47,7 +52,7 @@ export default function ProductPurchase({ productId, name, colors, sizes, inStoc
     if (colors.length > 0 && !color) return setProblem('Please choose a colour.');
     if (sizes.length > 0 && !size) return setProblem('Please choose a size.');
     setProblem(null);
-    const added = addToCart({ productId, quantity, selectedColor: color, selectedSize: size });
+    const added = addToCart({ productId, quantity, selectedColor: color, selectedSize: size }, left);
     if (added === 0) return;
     notify.success(`Added ${added} × ${name}${colorName ? ` (${colorName}${size ? `, ${size}` : ''})` : ''} to your cart`);
   }
@@ -91,7 +96,10 @@ export default function ProductPurchase({ productId, name, colors, sizes, inStoc
         </fieldset>
       )}
       <div className="field quantity">
-        <label htmlFor={`qty-${productId}`}>Quantity</label>
+        <label htmlFor={`qty-${productId}`}>
+          Quantity
+          {buyable && left !== undefined && left <= MAX_QUANTITY && <span className="stock-left"> · {onlyLeft(left)}</span>}
+        </label>
         <select id={`qty-${productId}`} value={quantity} onChange={(e) => setQuantity(Number(e.target.value))}>
           {QUANTITY_CHOICES.map((q) => (
             <option key={q} value={q}>
@@ -106,8 +114,8 @@ export default function ProductPurchase({ productId, name, colors, sizes, inStoc
         </p>
       )}
       <div className="purchase-actions">
-        <button type="button" className="btn" onClick={add} disabled={!inStock} data-pending-action="add-to-cart">
-          {inStock ? 'Add to Cart' : OUT_OF_STOCK}
+        <button type="button" className="btn" onClick={add} disabled={!buyable} data-pending-action="add-to-cart">
+          {buyable ? 'Add to Cart' : OUT_OF_STOCK}
         </button>
         <button
           type="button"

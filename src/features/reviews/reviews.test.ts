@@ -158,6 +158,7 @@ describe('reviewRefusal', () => {
         weight: 0.3,
         inStock: true,
         colors: [],
+        colorNames: {},
         sizes: [],
         image: '/soap.svg',
       },

@@ -28,7 +28,11 @@ export const POST: APIRoute = async (context) => {
     session?.user.id ?? null,
     body.data,
   );
-  if (!result.ok) return problem(result.status, result.status === 409 ? 'checkout_changed' : 'invalid_request', result.message);
+  if (!result.ok) {
+    // out_of_stock: an item cannot be held (the message names it and how many are left); no payment was opened.
+    const code = result.code ?? (result.status === 409 ? 'checkout_changed' : 'invalid_request');
+    return problem(result.status, code, result.message);
+  }
   return json({
     client_secret: result.clientSecret,
     paymentIntentId: result.paymentIntentId,

@@ -33,10 +33,15 @@ export const JOBS = {
    */
   'order-change-email': z.object({
     orderId: z.uuid(),
-    change: z.enum(['refund', 'cancel']),
+    change: z.enum(['refund', 'cancel', 'sold-out']),
     refundId: z.string().min(1).max(200).optional(),
     accessToken: z.string().min(20).max(100).optional(),
   }),
+  /**
+   * Refunds an order recorded sold out (its payment succeeded after the items were gone), then queues what the shopper
+   * and the shop are told; once per order, with the order page's token for the shopper's e-mail.
+   */
+  'order-sold-out': z.object({ orderId: z.uuid(), accessToken: z.string().min(20).max(100).optional() }),
   /** Tells the shopper their order has shipped, with its tracking (queued once, when an admin marks it shipped). */
   'order-shipped-email': z.object({ orderId: z.uuid(), accessToken: z.string().min(20).max(100).optional() }),
 } as const satisfies Record<string, z.ZodType>;

@@ -33,3 +33,8 @@ export function refundOf(object: unknown): { id: string; status: RefundStatus } 
   if (fields?.object !== 'refund' || typeof fields.id !== 'string') return null;
   return { id: fields.id, status: refundStatusOf(fields.status) };
 }
+
+/** An event's `created` (seconds since 1970, as Stripe sends it) as a time, or null when it is not one. */
+export function createdAtOf(created: unknown): Date | null {
+  return typeof created === 'number' && Number.isFinite(created) && created > 0 ? new Date(created * 1000) : null;
+}

@@ -38,6 +38,8 @@ export interface Refund {
 export interface PaymentEvent {
   id: string;
   type: string;
+  /** When the processor created the event (whole seconds), or null when it does not say. */
+  createdAt: Date | null;
   intentId: string | null;
   refund: { id: string; status: RefundStatus } | null;
 }

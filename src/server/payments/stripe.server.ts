@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { intentIdOf, refundOf, refundStatusOf } from './event-objects';
+import { createdAtOf, intentIdOf, refundOf, refundStatusOf } from './event-objects';
 import {
   IdempotencyKeyReusedError,
   IntentNotFoundError,
@@ -178,7 +178,13 @@ export function createStripePayments(options: StripeOptions): PaymentsPort {
         throw new WebhookSignatureError(error instanceof Error ? error.message : 'The webhook could not be read.');
       }
       const object: unknown = event.data.object;
-      return { id: event.id, type: event.type, intentId: intentIdOf(object), refund: refundOf(object) };
+      return {
+        id: event.id,
+        type: event.type,
+        createdAt: createdAtOf(event.created),
+        intentId: intentIdOf(object),
+        refund: refundOf(object),
+      };
     },
 
     clientConfig: () => ({ kind: 'stripe', publishableKey: options.publishableKey }),

@@ -4,13 +4,25 @@ import type { Database } from '../db/database.server';
 import { json, problem, readJson, tooManyRequests } from '../http.server';
 import { hit, type Limits } from '../ratelimit.server';
 import { PaymentsError, type PaymentsPort } from './payments.port';
-import { IntentNotConfirmableError, isTestProcessor } from './test-processor.server';
+import { type ConfirmResult, IntentNotConfirmableError, isTestProcessor } from './test-processor.server';
 
 /** What the two routes need of the services (a subset, so tests can hand in their own). */
 export interface TestCardDeps {
   db: Database;
   payments: PaymentsPort;
   limits: Pick<Limits, 'testCardPerIntent'>;
+  /**
+   * Told of a payment the processor refused (a declined card, a failed 3-D Secure challenge), as Stripe tells the
+   * shop through its `payment_intent.payment_failed` webhook: the shop lets go of what the checkout held.
+   */
+  onFailed?: (intentId: string) => Promise<unknown>;
+}
+
+/** A card the processor refused (not a field the form should have caught): the payment failed. */
+async function reportFailure(deps: TestCardDeps, secret: string, result: ConfirmResult): Promise<void> {
+  if (result.status === 'requires_payment_method' && result.error && !result.field) {
+    await deps.onFailed?.(secret.split('_secret_')[0] ?? '');
+  }
 }
 
 const clientSecret = z.string({ error: 'clientSecret is required' }).min(1).max(200);
@@ -52,7 +64,9 @@ export async function confirmTestCard(deps: TestCardDeps, request: Request): Pro
   const limited = await hit(deps.db, bucketOf(secret), deps.limits.testCardPerIntent);
   if (!limited.ok) return tooManyRequests(limited.retryAfter, 'Too many card attempts. Please wait a moment and try again.');
   try {
-    return json(await payments.confirm(secret, card));
+    const result = await payments.confirm(secret, card);
+    await reportFailure(deps, secret, result);
+    return json(result);
   } catch (error) {
     return answerFor(error);
   }
@@ -65,7 +79,9 @@ export async function authenticateTestCard(deps: TestCardDeps, request: Request)
   const body = await readJson(request, authenticateBody);
   if ('response' in body) return body.response;
   try {
-    return json(await payments.authenticate(body.data.clientSecret, body.data.approve));
+    const result = await payments.authenticate(body.data.clientSecret, body.data.approve);
+    await reportFailure(deps, body.data.clientSecret, result);
+    return json(result);
   } catch (error) {
     return answerFor(error);
   }

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Database, Sql } from '../db/database.server';
 import { asService, serviceStatement } from '../db/roles.server';
-import { intentIdOf, refundOf } from './event-objects';
+import { createdAtOf, intentIdOf, refundOf } from './event-objects';
 import {
   IdempotencyKeyReusedError,
   IntentNotFoundError,
@@ -328,8 +328,8 @@ function readEvent(rawBody: string): PaymentEvent {
   }
   const record = (value: unknown): Record<string, unknown> =>
     typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-  const { id, type, data } = record(event);
+  const { id, type, data, created } = record(event);
   const object = record(record(data).object);
   if (typeof id !== 'string' || typeof type !== 'string') throw new WebhookSignatureError('The webhook body is not an event.');
-  return { id, type, intentId: intentIdOf(object), refund: refundOf(object) };
+  return { id, type, createdAt: createdAtOf(created), intentId: intentIdOf(object), refund: refundOf(object) };
 }

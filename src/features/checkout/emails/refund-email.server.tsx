@@ -13,12 +13,20 @@ import { Items, type OrderEmailData } from './order-emails.server';
 /** A refund of part or all of the order, or the order cancelled (with what was refunded for it). */
 export type OrderChange =
   | { kind: 'refund'; amountCents: number; refundedCents: number }
-  | { kind: 'cancel'; refundedCents: number };
+  | { kind: 'cancel'; refundedCents: number }
+  /** Paid after the items had sold out: never placed, refunded in full. `items` names what was missing. */
+  | { kind: 'sold-out'; refundedCents: number; items: string[] };
 
 const SETTLES = 'It can take 5 to 10 business days to appear on your statement.';
 
 function lines(order: OrderEmailData, change: OrderChange): string[] {
   const number = orderNumber(order.id);
+  if (change.kind === 'sold-out') {
+    return [
+      `We are sorry, ${order.customerName}: ${change.items.join(', ')} sold out while your payment for order ${number} was going through, so we could not place it.`,
+      `${formatPrice(change.refundedCents)}, all you paid, is on its way back to your card. ${SETTLES}`,
+    ];
+  }
   if (change.kind === 'cancel') {
     return [
       `We have cancelled your order ${number}, ${order.customerName}.`,
@@ -37,6 +45,7 @@ function lines(order: OrderEmailData, change: OrderChange): string[] {
 
 function subject(order: OrderEmailData, change: OrderChange): string {
   const number = orderNumber(order.id);
+  if (change.kind === 'sold-out') return `Your Aurelia order ${number} could not be placed: refunded in full`;
   return change.kind === 'cancel'
     ? `Your Aurelia order ${number} is cancelled`
     : `Your Aurelia order ${number}: ${formatPrice(change.amountCents)} refunded`;
@@ -46,7 +55,7 @@ export function RefundEmail({ order, change, link }: { order: OrderEmailData; ch
   const [first, ...rest] = lines(order, change);
   return (
     <EmailLayout preview={subject(order, change)} footer={<ContactFooter />}>
-      <Intro title={change.kind === 'cancel' ? 'Your order is cancelled.' : 'Your refund is on its way.'}>
+      <Intro title={change.kind === 'refund' ? 'Your refund is on its way.' : 'Your order is cancelled.'}>
         <Text style={text}>{first}</Text>
         {rest.map((line) => (
           <Text key={line} style={{ ...muted, marginTop: '8px' }}>

@@ -27,6 +27,8 @@ export const POST: APIRoute = async (context) => {
     onQueued: services.nudgeOutbox,
   });
   if (!result.ok) return problem(result.status, 'order_not_recorded', result.message);
+  // Paid after the items sold out: no order was placed, and the payment is being refunded (the message says so).
+  if (result.order.soldOut) return problem(409, 'sold_out', result.order.soldOut);
   const { id } = result.order;
   const { paymentIntentId, clientSecret } = parsed.data;
   const url = clientSecret

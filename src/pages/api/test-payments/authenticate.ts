@@ -1,5 +1,6 @@
 import type { APIRoute } from 'astro';
 import { getServices } from '@/app/services.server';
+import { releaseHolds } from '@/features/stock/stock.server';
 import { authenticateTestCard } from '@/server/payments/test-card-routes.server';
 
 export const prerender = false;
@@ -7,5 +8,8 @@ export const prerender = false;
 /** The shopper completes or fails a test card's 3-D Secure challenge (404 unless the test processor runs). */
 export const POST: APIRoute = async ({ request }) => {
   const { db, payments, config } = await getServices();
-  return authenticateTestCard({ db, payments, limits: config.limits }, request);
+  return authenticateTestCard(
+    { db, payments, limits: config.limits, onFailed: (intentId) => releaseHolds(db, intentId) },
+    request,
+  );
 };

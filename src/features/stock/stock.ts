@@ -1,0 +1,73 @@
+// Stock as shoppers meet it: how many of an item can still be bought, and what the cart, the product page and the
+// checkout say about it. Plain TypeScript shared by the islands and the server; the pages load it only with the cart
+// drawer (the product page and the grid read the store, stock.store.ts, and say OUT_OF_STOCK).
+import { type CartLine, cartId, onlyLeft } from '../cart/cart';
+import { formatPrice } from '../catalog/catalog';
+
+/** What GET /api/stock answers. */
+export interface StockAnswer {
+  /** Every counted item by its cart id ('7', '3-blue-M'): how many can still be bought (on hand less what is held). */
+  available: Record<string, number>;
+  /** Products none of which can be bought: counted at 0, or every colour × size of them counted at 0. */
+  soldOut: number[];
+}
+
+/** An item that cannot be had in the quantity wanted. `label` names it as the shop does: 'Clinical Scrubs (Blue, M)'. */
+export interface Shortfall {
+  label: string;
+  wanted: number;
+  /** How many can be bought (0: none). */
+  available: number;
+}
+
+export const STOCK_MESSAGES = {
+  /** Beside an item in the cart, and by the product page's quantity. */
+  onlyLeft,
+  /** The cart was holding more than there is: it now holds what there is. */
+  capped: (label: string, n: number) => `Only ${n} of ${label} left: your cart now holds ${n}.`,
+  soldOutRemoved: (label: string) => `${label} is out of stock and was taken out of your cart.`,
+  /** Why a checkout was refused before any payment. */
+  short: ({ label, available }: Pick<Shortfall, 'label' | 'available'>) =>
+    available <= 0
+      ? `${label} is out of stock. Please remove it from your cart.`
+      : `Only ${available} of ${label} left. Please lower the quantity in your cart.`,
+  /** A payment that went through after its hold lapsed, for items that were gone by then: refunded, never kept. */
+  lateSoldOut: (labels: readonly string[], totalCents: number) =>
+    `${labels.join(', ')} sold out while your payment was going through, so we could not place this order. ` +
+    `Your payment of ${formatPrice(totalCents)} is being refunded in full; you will get an e-mail when it is on its way.`,
+} as const;
+
+/** The message for a checkout that cannot be held: every item short, in cart order. */
+export function shortfallMessage(shortfalls: readonly Shortfall[]): string {
+  return shortfalls.map(STOCK_MESSAGES.short).join(' ');
+}
+
+/** How many of this line's item can be bought, or undefined when the item is not counted (unlimited). */
+export function availableFor(stock: StockAnswer, line: Pick<CartLine, 'productId' | 'selectedColor' | 'selectedSize'>) {
+  const left = stock.available[cartId(line.productId, line.selectedColor, line.selectedSize)];
+  return left === undefined ? undefined : Math.max(0, left);
+}
+
+/**
+ * The cart kept within what can be bought: a line wanting more than there is holds what there is, a line of an item
+ * there is none of leaves the cart; each change comes with what the shopper is told. Unchanged lines stay as they are
+ * (the same objects), so a cart within stock comes back equal.
+ */
+export function withinStock(
+  lines: readonly CartLine[],
+  stock: StockAnswer,
+  labelOf: (line: CartLine) => string,
+): { lines: CartLine[]; notices: string[] } {
+  const notices: string[] = [];
+  const kept: CartLine[] = [];
+  for (const line of lines) {
+    const left = availableFor(stock, line);
+    if (left === undefined || line.quantity <= left) kept.push(line);
+    else if (left === 0) notices.push(STOCK_MESSAGES.soldOutRemoved(labelOf(line)));
+    else {
+      kept.push({ ...line, quantity: left });
+      notices.push(STOCK_MESSAGES.capped(labelOf(line), left));
+    }
+  }
+  return { lines: kept, notices };
+}
