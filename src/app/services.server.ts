@@ -146,27 +146,21 @@ async function start(): Promise<Services> {
   Reflect.set(globalThis, STOP_SERVICES, stopServices);
 
   const where = config.database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.database.dir}`;
-  setAdapters({
+  const adapters = {
     db: config.database.kind,
     accounts: auth.name,
     mail: mail.name,
     shipping: shipping.name,
     payments: payments.name,
     address: address?.name ?? 'off',
-  });
+  };
+  setAdapters(adapters);
   // The configuration at start: what a person reads in the message, the same as fields for a machine (no secrets:
   // adapter names, the log level, whether metrics are served).
   log.info(
     {
       event: 'configuration',
-      adapters: {
-        db: config.database.kind,
-        accounts: auth.name,
-        mail: mail.name,
-        shipping: shipping.name,
-        payments: payments.name,
-        address: address?.name ?? 'off',
-      },
+      adapters,
       publicOrigin: config.publicOrigin,
       logLevel: config.log.level,
       metrics: config.metricsToken ? 'on (/metrics, bearer token)' : 'off (no METRICS_TOKEN)',

@@ -416,7 +416,7 @@ export interface SecondShop {
 }
 
 /** Free ports on 127.0.0.1, held open together so two calls cannot get the same one. */
-async function freePorts(count: number): Promise<number[]> {
+export async function freePorts(count: number): Promise<number[]> {
   const servers: Server[] = [];
   const ports: number[] = [];
   for (let i = 0; i < count; i++) {

@@ -8,7 +8,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -16,21 +15,9 @@ import { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
 import { decodeBackup } from '@/server/db/backup-files';
 import { SERVER_NODE_FLAGS } from '../../scripts/server-flags.mjs';
-import { expect, test } from './fixtures';
+import { expect, freePorts, test } from './fixtures';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function freePorts(count: number): Promise<number[]> {
-  const servers: Server[] = [];
-  for (let i = 0; i < count; i++) {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    servers.push(server);
-  }
-  const ports = servers.map((server) => (server.address() as { port: number }).port);
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  return ports;
-}
 
 interface Running {
   origin: string;

@@ -16,3 +16,38 @@ export function csvCell(value: string): string {
 export function csvRow(cells: readonly string[]): string {
   return `${cells.map(csvCell).join(',')}\r\n`;
 }
+
+/**
+ * A CSV download written as it is read: the header line first, then one page of lines at a time, each page asked for
+ * only when the client has taken the last (so a long export never sits in memory). `page(after)` answers the next
+ * page's lines and where the one after it starts, or no `next` when it was the last.
+ */
+export function csvStream<C>(
+  header: readonly string[],
+  page: (after: C | undefined) => Promise<{ lines: string[]; next: C | undefined }>,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let after: C | undefined;
+  let started = false;
+  let done = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!started) {
+        started = true;
+        controller.enqueue(encoder.encode(csvRow(header)));
+        return;
+      }
+      if (done) return;
+      const { lines, next } = await page(after);
+      if (lines.length > 0) controller.enqueue(encoder.encode(lines.join('')));
+      after = next;
+      if (next === undefined) {
+        done = true;
+        controller.close();
+      }
+    },
+    cancel() {
+      done = true;
+    },
+  });
+}

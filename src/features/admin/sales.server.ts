@@ -4,7 +4,7 @@ import type { CookieJar } from '@/server/auth/auth.port';
 import { jsonColumn, type Sql } from '@/server/db/database.server';
 import { problem } from '@/server/http.server';
 import { type AdminCaller, type AdminDeps, recordAction, requireAdminOf } from './admin.server';
-import { csvRow } from './csv.server';
+import { csvRow, csvStream } from './csv.server';
 import { storedSpellings } from './order-admin';
 import { type Cursor, isoText, seqOf } from './paging.server';
 import {
@@ -432,30 +432,13 @@ export async function ordersCsv(
     const rows = await countOrdersIn(tx, range, timeZone);
     await recordAction(tx, me.admin, { action: 'orders.export', target: 'orders', after: { rows, ...range } });
   });
-  const encoder = new TextEncoder();
-  let after: Cursor | undefined;
-  let started = false;
-  let done = false;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!started) {
-        started = true;
-        controller.enqueue(encoder.encode(csvRow(ORDERS_CSV_HEADER)));
-        return;
-      }
-      if (done) return;
-      const rows = await me.run((tx) => exportPage(tx, range, timeZone, batch, after));
-      const text = rows.map((r) => orderCsvLine(r, timeZone)).join('');
-      if (text) controller.enqueue(encoder.encode(text));
-      const last = rows.at(-1);
-      if (rows.length < batch || !last) {
-        done = true;
-        controller.close();
-      } else after = { at: last.at, id: last.id };
-    },
-    cancel() {
-      done = true;
-    },
+  return csvStream<Cursor>(ORDERS_CSV_HEADER, async (after) => {
+    const rows = await me.run((tx) => exportPage(tx, range, timeZone, batch, after));
+    const last = rows.at(-1);
+    return {
+      lines: rows.map((r) => orderCsvLine(r, timeZone)),
+      next: rows.length < batch || !last ? undefined : { at: last.at, id: last.id },
+    };
   });
 }
 

@@ -1,7 +1,7 @@
 import type { CookieJar } from '@/server/auth/auth.port';
 import type { Sql } from '@/server/db/database.server';
 import { type AdminCaller, type AdminDeps, recordAction, requireAdminOf } from './admin.server';
-import { csvRow } from './csv.server';
+import { csvRow, csvStream } from './csv.server';
 import { type Cursor, isoText, type Page, toPage } from './paging.server';
 
 // The newsletter list: counts, pages, and a CSV export. Shoppers subscribe and unsubscribe only themselves
@@ -63,30 +63,9 @@ export async function subscribersCsv(me: AdminCaller, batch = EXPORT_BATCH): Pro
     const { total } = await countSubscribers(tx);
     await recordAction(tx, me.admin, { action: 'subscribers.export', target: 'subscribers', after: { rows: total } });
   });
-  const encoder = new TextEncoder();
-  let after: Cursor | undefined;
-  let started = false;
-  let done = false;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!started) {
-        started = true;
-        controller.enqueue(encoder.encode(csvRow(CSV_HEADER)));
-        return;
-      }
-      if (done) return;
-      const page = await me.run((tx) => listSubscribers(tx, { limit: batch, after }));
-      const text = page.rows.map((s) => csvRow([s.email, s.subscribedAt])).join('');
-      if (text) controller.enqueue(encoder.encode(text));
-      after = page.next;
-      if (!after) {
-        done = true;
-        controller.close();
-      }
-    },
-    cancel() {
-      done = true;
-    },
+  return csvStream<Cursor>(CSV_HEADER, async (after) => {
+    const page = await me.run((tx) => listSubscribers(tx, { limit: batch, after }));
+    return { lines: page.rows.map((s) => csvRow([s.email, s.subscribedAt])), next: page.next };
   });
 }
 
