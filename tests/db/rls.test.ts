@@ -687,6 +687,60 @@ const matrix = {
     update: { set: [`after = '"approved"'`, `admin_email = 'someone@example.com'`], expect: serverOnly.update },
     delete: serverOnly.delete,
   }),
+
+  // The catalogue edited on the running shop: who may edit, what was saved, uploaded pictures and publishes. Editors
+  // act as service_role through named server paths; no shopper may read a draft or publish one.
+  shop_editors: policy({
+    key: 'user_id::text',
+    rows: { 'A granted': { user_id: A, granted_by_email: 'owner@example.com' } },
+    select: serverOnly.select,
+    insert: { rows: { row: { user_id: B, granted_by_email: userB.email } }, expect: serverOnly.insertExpect },
+    update: { set: [`granted_by_email = 'someone@example.com'`], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
+  catalogue_revisions: policy({
+    key: 'file',
+    rows: {
+      'A’s draft': { file: 'a-draft.md', product_id: 1, contents: '---\nid: 1\n---\n', author_id: A, author_email: userA.email },
+    },
+    select: serverOnly.select,
+    insert: {
+      rows: {
+        row: { file: 'b-draft.md', product_id: 2, contents: '---\nid: 2\n---\n', author_id: B, author_email: userB.email },
+      },
+      expect: serverOnly.insertExpect,
+    },
+    update: { set: [`contents = 'price: 0.01'`, `author_email = 'someone@example.com'`], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
+  catalogue_pictures: policy({
+    key: 'name',
+    rows: {
+      'A’s picture': {
+        name: 'a-picture.svg',
+        bytes: new TextEncoder().encode('<svg/>'),
+        author_id: A,
+        author_email: userA.email,
+      },
+    },
+    select: serverOnly.select,
+    insert: {
+      rows: {
+        row: { name: 'b-picture.svg', bytes: new TextEncoder().encode('<svg/>'), author_id: B, author_email: userB.email },
+      },
+      expect: serverOnly.insertExpect,
+    },
+    update: { set: [`bytes = '\\x3c7376672f3e'::bytea || bytes`], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
+  catalogue_publishes: policy({
+    key: 'requested_by_email',
+    rows: { 'A’s publish': { requested_by_id: A, requested_by_email: userA.email } },
+    select: serverOnly.select,
+    insert: { rows: { row: { requested_by_id: B, requested_by_email: userB.email } }, expect: serverOnly.insertExpect },
+    update: { set: [`status = 'live'`, 'up_to_revision = 99'], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
 } satisfies Record<string, TablePolicy<string, string>>;
 
 type TableName = keyof typeof matrix;
