@@ -85,9 +85,19 @@ const precompressed = {
 // everyone else, and is not to be found).
 const PRIVATE_PAGES = ['/wishlist', '/orders', '/admin'];
 
+/**
+ * Where a publish builds (src/features/editor/publish.server.ts): its own output and cache directories, so the build a
+ * running shop serves (dist/) and a developer's build are never written to. Unset: Astro's defaults.
+ */
+const publishBuild = {
+  ...(process.env.AURELIA_OUT_DIR ? { outDir: process.env.AURELIA_OUT_DIR } : {}),
+  ...(process.env.AURELIA_CACHE_DIR ? { cacheDir: process.env.AURELIA_CACHE_DIR } : {}),
+};
+
 export default defineConfig({
   site,
   output: 'static',
+  ...publishBuild,
   // One URL per page: /product/3, never /product/3/ (canonical links, sitemap and tests agree).
   trailingSlash: 'never',
   // scripts/serve.mjs serves the build (headers, start-up checks); endpoints read at most 16 KiB of JSON (readJson), and

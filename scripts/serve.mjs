@@ -12,6 +12,8 @@
 // - the built files, served here rather than by Astro's standalone server, so that /api requests go straight to the
 //   app: the standalone server first looks on disk for a file of every path (two stat calls, about 13 % of the
 //   server's time while orders were placed);
+// - switching to another build without a restart (SERVED_BUILD: the app builds what editors publish), requests under
+//   way finishing on the build they started on;
 // - a graceful stop on SIGTERM or SIGINT (gracefulShutdown): no new connections, the requests under way answered (at
 //   most SHUTDOWN_GRACE_SECONDS, default 10), then the app's services stopped (the outbox's job finished or handed
 //   back, the database closed) and exit 0; a second signal, a second or more after the first, exits at once;
@@ -389,20 +391,49 @@ async function readiness(server) {
   }
 }
 
+/**
+ * Where the app finds the build this server answers with, and how to switch it (src/features/editor/publish.server.ts,
+ * which builds the catalogue editors publish). `switchTo(dir)` loads the build in `dir`, checks that it answers ready, then
+ * sends every request that arrives from then on to it; requests under way finish on the build they started on. The app
+ * may set `caughtUp`: the server listens once it has settled (the published catalogue is served from the first request).
+ */
+export const SERVED_BUILD = Symbol.for('aurelia.servedBuild');
+
+/** Loads the build in `dir` (dist/ or a publish's) as one request handler: its app, its files, its pages' policy. */
+async function loadBuild(dir, { https, stripe }) {
+  // The adapter's middleware mode: Astro's handler for what the app answers; withBuiltFiles serves the files.
+  const { handler: app } = await import(pathToFileURL(join(dir, 'server/entry.mjs')).href);
+  // On-demand answers (pages, /api JSON) are compressed as they are sent; the built files were compressed at build time.
+  const handler = withBuiltFiles(markingApp(compressing(app)), join(dir, 'client'));
+  const policy = policyFromPages(htmlFiles(join(dir, 'client')).map((file) => readFileSync(file, 'utf8')));
+  return withSecurityHeaders(handler, { policy, https, stripe });
+}
+
 /** Starts the shop: ports first, then listening on HOST:PORT. Exits non-zero when the shop cannot start. */
 export async function serve({ host = process.env.HOST ?? '127.0.0.1', port = Number(process.env.PORT ?? 4321) } = {}) {
   process.env.HOST = host;
   process.env.PORT = String(port);
-  // The adapter's middleware mode: Astro's handler for what the app answers; withBuiltFiles serves the files.
-  const { handler: app } = await import(pathToFileURL(join(root, 'dist/server/entry.mjs')).href);
-  // On-demand answers (pages, /api JSON) are compressed as they are sent; the built files were compressed at build time.
-  const handler = withBuiltFiles(markingApp(compressing(app)), join(root, 'dist/client'));
-  const policy = policyFromPages(htmlFiles(join(root, 'dist/client')).map((file) => readFileSync(file, 'utf8')));
   // Stripe is configured when its keys are set (the server refuses to start with only some of them, see readiness).
   const stripe = (process.env.STRIPE_SECRET_KEY ?? '').trim() !== '';
   const https = (process.env.SITE_URL ?? '').startsWith('https:');
-  const answer = withSecurityHeaders(handler, { policy, https, stripe });
-  const server = answeringClientErrors(http.createServer(withRequestIds(reportingSlowAnswers(answer), serverLog)));
+  let answer = await loadBuild(join(root, 'dist'), { https, stripe });
+  const served = {
+    dir: join(root, 'dist'),
+    /** @type {Promise<void> | undefined} */
+    caughtUp: undefined,
+    /** @param {string} dir */
+    async switchTo(dir) {
+      const next = await loadBuild(dir, { https, stripe });
+      const ready = await readiness(http.createServer(next));
+      if (ready.status !== 200)
+        throw new Error(`the new build did not answer ready (${ready.status}: ${ready.body.slice(0, 200)})`);
+      answer = next;
+      served.dir = dir;
+    },
+  };
+  Reflect.set(globalThis, SERVED_BUILD, served);
+  const current = (req, res) => answer(req, res);
+  const server = answeringClientErrors(http.createServer(withRequestIds(reportingSlowAnswers(current), serverLog)));
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   // An idle kept-alive connection is closed by the client, not by us: with Node's 5 s default, a client reusing a
@@ -419,12 +450,16 @@ export async function serve({ host = process.env.HOST ?? '127.0.0.1', port = Num
   });
 
   // The first readiness check opens the database and migrates it: slow by nature, so not reported.
-  const ready = await readiness(http.createServer(answer));
+  const ready = await readiness(http.createServer(current));
   if (ready.status !== 200) {
     // The reason was printed by the server as it failed to start ("[aurelia] cannot start: …").
     console.error(`Aurelia could not start (readiness answered ${ready.status}).`);
     process.exit(1);
   }
+  // The catalogue last published (which dist/, built from the repository's files, does not have) is served from the
+  // first request on: the app builds it now if no build of it is on disk. Should that fail, the app said why, and it
+  // tries again as it checks for publishes.
+  await served.caughtUp;
   await new Promise((resolve, reject) => server.once('error', reject).listen(port, host, resolve));
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   console.log(`Aurelia is being served at ${origin}/`);

@@ -4,6 +4,7 @@ import { labelJob, orderChangeEmailJob, orderEmailJob, shippedEmailJob } from '@
 import { reconcilePayments } from '@/features/checkout/payment-events.server';
 import { soldOutRefundJob } from '@/features/checkout/sold-out.server';
 import { contactNoticeJob } from '@/features/contact/contact-notice.server';
+import { servedBuild, startPublisher } from '@/features/editor/publish.server';
 import { pruneHolds } from '@/features/stock/stock.server';
 import type { AddressPort } from '@/server/address/address.port';
 import { createAddressSuggestions } from '@/server/address/address.server';
@@ -22,6 +23,7 @@ import { type JobHandlers, jobHandlers } from '@/server/outbox/jobs.server';
 import { startOutboxWorker } from '@/server/outbox/outbox.server';
 import type { PaymentsPort } from '@/server/payments/payments.port';
 import { createPayments } from '@/server/payments/payments.server';
+import { processShared } from '@/server/process-shared.server';
 import { pruneRateLimits } from '@/server/ratelimit.server';
 import type { ShippingPort } from '@/server/shipping/shipping.port';
 import { createShipping } from '@/server/shipping/shipping.server';
@@ -41,9 +43,22 @@ export interface Services {
   devMailbox: string | null;
 }
 
-let started: Promise<Services> | undefined;
-/** What stops the started services, in order (see stopServices). */
-let stopping: (() => Promise<void>) | undefined;
+/**
+ * What the process shares across builds of the app. A publish switches the server to a freshly built bundle of the same
+ * code (src/features/editor/publish.server.ts); its modules are loaded anew, but the services must not be: one database
+ * (PGlite's files are this process's alone), one outbox worker, one dev mailbox on its port. So they are kept on
+ * globalThis, and each bundle only records its own catalogue (syncCatalogue) and names the adapters for its log lines.
+ */
+interface Shared {
+  started?: Promise<Services> | undefined;
+  /** What stops the started services, in order (see stopServices). */
+  stopping?: (() => Promise<void>) | undefined;
+  adapters?: Record<string, string>;
+}
+const shared = processShared<Shared>('services', () => ({}));
+
+/** The services, once this bundle's catalogue is recorded in the database. */
+let ready: Promise<Services> | undefined;
 
 /**
  * Where the server in front (scripts/serve.mjs, which loads the built app as a bundle it cannot import from) finds
@@ -58,28 +73,44 @@ export const STOP_SERVICES = Symbol.for('aurelia.stopServices');
  * they never started.
  */
 export async function stopServices(): Promise<void> {
-  const stop = stopping;
-  stopping = undefined;
+  const stop = shared.stopping;
+  shared.stopping = undefined;
   await stop?.();
 }
 
 const log = logger('shop');
 
-/** The server's ports, started once per process on first use: configuration, database (migrated), e-mail, accounts. */
+/**
+ * The server's ports, started once per process on first use (configuration, database (migrated), e-mail, accounts),
+ * with this bundle's catalogue recorded in the database.
+ */
 export function getServices(): Promise<Services> {
-  started ??= start().catch((error: unknown) => {
-    started = undefined;
-    log.fatal({ err: error }, `cannot start: ${error instanceof Error ? error.message : String(error)}`);
+  ready ??= startOnce()
+    .then(async (services) => {
+      await syncCatalogue(services.db, await getProducts());
+      if (shared.adapters) setAdapters(shared.adapters);
+      return services;
+    })
+    .catch((error: unknown) => {
+      ready = undefined;
+      log.fatal({ err: error }, `cannot start: ${error instanceof Error ? error.message : String(error)}`);
+      throw error;
+    });
+  return ready;
+}
+
+function startOnce(): Promise<Services> {
+  shared.started ??= start().catch((error: unknown) => {
+    shared.started = undefined;
     throw error;
   });
-  return started;
+  return shared.started;
 }
 
 async function start(): Promise<Services> {
   const config = loadConfig();
   const db = config.database.kind === 'postgres' ? openPostgres(config.database.url) : await openPglite(config.database.dir);
   await migrate(db);
-  await syncCatalogue(db, await getProducts());
 
   const created = await createMail(config.mail);
   const mail = observedMail(created.mail);
@@ -137,7 +168,12 @@ async function start(): Promise<Services> {
     5 * 60_000,
   );
   reconcile.unref();
-  stopping = async () => {
+  // Under the production server, publishes are built and served (the server listens once the live one is served).
+  const served = servedBuild();
+  const publisher = served ? startPublisher(db, { served, ...config.publishing }) : null;
+  if (served && publisher) served.caughtUp = publisher.caughtUp;
+  shared.stopping = async () => {
+    await publisher?.stop();
     clearInterval(prune);
     clearInterval(reconcile);
     await Promise.all([worker.stop(), stopMaintenance(), stopBackupSocket()]);
@@ -154,7 +190,7 @@ async function start(): Promise<Services> {
     payments: payments.name,
     address: address?.name ?? 'off',
   };
-  setAdapters(adapters);
+  shared.adapters = adapters;
   // The configuration at start: what a person reads in the message, the same as fields for a machine (no secrets:
   // adapter names, the log level, whether metrics are served).
   log.info(

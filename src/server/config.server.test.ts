@@ -22,7 +22,16 @@ describe('configuration', () => {
       address: { kind: 'none' },
       backups: { dir: '.data/backups', everyMs: null, keep: 7 },
       vacuumEveryMs: 86_400_000,
+      publishing: { checkEveryMs: 10_000, buildsDir: '.builds' },
     });
+  });
+
+  it('reads how often to look for publishes made on another server, and refuses what is not a duration', () => {
+    expect(loadConfig({ PUBLISH_CHECK_EVERY: '30s' }).publishing.checkEveryMs).toBe(30_000);
+    expect(() => loadConfig({ PUBLISH_CHECK_EVERY: 'often' })).toThrow(
+      'PUBLISH_CHECK_EVERY must be a duration such as 30m, 6h or 1d (s, m, h or d, at most 24d)',
+    );
+    expect(() => loadConfig({ PUBLISH_CHECK_EVERY: 'off' })).toThrow('PUBLISH_CHECK_EVERY must be a duration');
   });
 
   it('reads ADMIN_EMAILS as a list of lower-cased addresses, and refuses anything else', () => {

@@ -138,6 +138,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
         .default(7),
       BACKUP_DIR: z.string().trim().min(1).default('.data/backups'),
       VACUUM_EVERY: duration('VACUUM_EVERY', { off: true }).prefault('24h'),
+      PUBLISH_CHECK_EVERY: duration('PUBLISH_CHECK_EVERY', { off: false }).prefault('10s'),
+      BUILDS_DIR: z.string().trim().min(1).default('.builds'),
       LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
       LOG_FORMAT: z.enum(['json', 'pretty'], { error: 'LOG_FORMAT must be json or pretty' }).optional(),
       // Sent by Prometheus with every scrape: long enough that it cannot be guessed, and nothing a header cannot carry.
@@ -234,6 +236,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     backups: { dir: parsed.BACKUP_DIR, everyMs: parsed.BACKUP_EVERY ?? null, keep: parsed.BACKUP_KEEP },
     /** How often the embedded database is vacuumed (PGlite runs no autovacuum); null: never. */
     vacuumEveryMs: parsed.DATABASE_URL ? null : parsed.VACUUM_EVERY,
+    /**
+     * Publishing the catalogue: how often this server looks for a publish made on another server on the same database,
+     * and where it builds (inside the project, so a build's server bundle finds the project's node_modules).
+     */
+    publishing: { checkEveryMs: parsed.PUBLISH_CHECK_EVERY ?? 10_000, buildsDir: parsed.BUILDS_DIR },
   };
 }
 

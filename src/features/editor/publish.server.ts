@@ -1,8 +1,24 @@
 // Publishing the catalogue editors saved (decision 008): a request is queued in public.catalogue_publishes; this
-// server's builder takes every queued request at once (so publishes made together run one build), builds the shop's
-// pages from the seed plus the saved revisions, and switches shoppers to the new build once it succeeded.
+// server's publisher takes every queued request at once (so publishes made together run one build), builds the shop
+// from the seed plus the saved revisions into a directory of its own, and switches shoppers to the new build once it
+// succeeded (scripts/serve.mjs, SERVED_BUILD). Every server on the database follows the newest live publish the same way.
+import { spawn } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { hostname, setPriority } from 'node:os';
+import { join, relative, resolve } from 'node:path';
 import type { Database } from '@/server/db/database.server';
 import { serviceStatement } from '@/server/db/roles.server';
+import { logger, outsideRequest } from '@/server/log.server';
+import { processShared } from '@/server/process-shared.server';
+import {
+  catalogueFiles,
+  PICTURES_DIR,
+  type ProductFiles,
+  projectRoot,
+  SEED_PRODUCTS_DIR,
+  uploadedPictures,
+} from './catalogue-files.server';
 
 export type PublishStatus = 'queued' | 'building' | 'live' | 'failed';
 
@@ -92,9 +108,379 @@ export async function requestPublish(db: Database, by: Publisher): Promise<Publi
     [by.id, by.email],
   );
   if (!row) throw new Error('the publish was not recorded');
-  publishRequested();
+  wake.publisher();
   return toPublish(row);
 }
 
-/** Wakes the builder (set once it runs; see startPublisher). */
-const publishRequested: () => void = () => {};
+/**
+ * Wakes this server's publisher (set once it runs; see startPublisher). Kept per process: the publisher is the one the
+ * first build started, and a request answered by a later build must reach it.
+ */
+const wake = processShared<{ publisher: () => void }>('publishWake', () => ({ publisher: () => {} }));
+
+// The publisher ------------------------------------------------------------------------------------------------------
+
+/** What scripts/serve.mjs offers the app (SERVED_BUILD there): the build it answers with, and how to switch it. */
+export interface ServedBuild {
+  dir: string;
+  /** The server listens once this settles: set to the publisher's first look at what is live. */
+  caughtUp?: Promise<void> | undefined;
+  /** Loads the build in `dir`, checks it answers ready, and answers every request from then on with it. */
+  switchTo(dir: string): Promise<void>;
+}
+
+/** The server's build switch, or null when the app does not run under scripts/serve.mjs (astro dev, tests). */
+export function servedBuild(): ServedBuild | null {
+  return (Reflect.get(globalThis, Symbol.for('aurelia.servedBuild')) as ServedBuild | undefined) ?? null;
+}
+
+/** The catalogue a build is made from: product files, pictures by name, and a digest of both. */
+export interface CatalogueSnapshot {
+  files: ProductFiles;
+  pictures: Map<string, Uint8Array>;
+  digest: string;
+}
+
+const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
+
+/** The catalogue as of save `upTo`: the seed with the saves laid over it, the seed's pictures and the uploaded ones. */
+export async function catalogueSnapshot(db: Database, upTo: number, root = projectRoot()): Promise<CatalogueSnapshot> {
+  const files = await catalogueFiles(db, upTo, root);
+  const pictures = await uploadedPictures(db);
+  const seedPictures = join(root, SEED_PRODUCTS_DIR, PICTURES_DIR);
+  for (const name of await readdir(seedPictures)) pictures.set(name, await readFile(join(seedPictures, name)));
+  const hash = createHash('sha256');
+  for (const [name, text] of files) hash.update(`${name}\0${sha256(text)}\0`);
+  for (const name of [...pictures.keys()].sort()) hash.update(`${PICTURES_DIR}/${name}\0${sha256(pictures.get(name) ?? '')}\0`);
+  return { files, pictures, digest: hash.digest('hex') };
+}
+
+/** What a build is made of besides the catalogue: the project's code and configuration. */
+const CODE = ['src', 'scripts', 'public', 'astro.config.mjs', 'package-lock.json', 'tsconfig.json'];
+
+/** A digest of the shop's code, so that a build is only reused for the code it was built from. */
+export async function codeDigest(root = projectRoot()): Promise<string> {
+  const hash = createHash('sha256');
+  const add = async (path: string): Promise<void> => {
+    const info = await stat(path).catch(() => null);
+    if (!info) return;
+    if (info.isDirectory()) {
+      for (const name of (await readdir(path)).sort()) await add(join(path, name));
+      return;
+    }
+    hash.update(`${relative(root, path)}\0${sha256(await readFile(path))}\0`);
+  };
+  for (const entry of CODE) await add(join(root, entry));
+  return hash.digest('hex');
+}
+
+/** Why a publish failed, in the words the editor is shown. */
+export class PublishError extends Error {}
+
+/** The longest a build may take before it is stopped (this machine builds the shop in about 7 s). */
+const BUILD_TIMEOUT_MS = 10 * 60_000;
+
+/** The part of a failed build's output that says why: the error and the lines that follow it, without colours or stacks. */
+export function buildFailure(output: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the escape sequences of a terminal's colours
+  const lines = output.replace(/\x1b\[[0-9;]*m/g, '').split(/\r?\n/);
+  const first = lines.findIndex((line) => /error/i.test(line));
+  const picked = (first >= 0 ? lines.slice(first) : lines.slice(-12))
+    .filter((line) => line.trim() !== '' && !/^\s+at\s/.test(line))
+    .slice(0, 12)
+    .map((line) => line.replace(/^\d\d:\d\d:\d\d\s+/, '').trim());
+  return `The build failed: ${picked.join(' ').slice(0, 1500) || 'it stopped without saying why.'}`;
+}
+
+/** A file system error in words. */
+function diskProblem(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOSPC') return 'the disk is full.';
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'it may not write there.';
+  if (code === 'ENOTDIR' || code === 'EEXIST') return 'a file is in the way of the folder.';
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The marker a finished build leaves in its directory. */
+interface BuiltMarker {
+  key: string;
+  catalogue: string;
+  code: string;
+  builtAt: string;
+  ms: number;
+}
+const MARKER = 'built.json';
+/** Where in a build's directory Astro writes the build (client/ and server/, as in dist/). */
+const OUT_DIR = 'out';
+
+/** A finished build of `key` in `buildsDir`, or null. */
+async function findBuild(buildsDir: string, key: string): Promise<string | null> {
+  const names = await readdir(buildsDir).catch(() => [] as string[]);
+  for (const name of names.filter((n) => n.startsWith(`${key}-`))) {
+    const marker = await readFile(join(buildsDir, name, MARKER), 'utf8').catch(() => null);
+    if (marker && (JSON.parse(marker) as BuiltMarker).key === key) return join(buildsDir, name);
+  }
+  return null;
+}
+
+/** Runs `astro build` for the catalogue in `catalogueDir` into `outDir`, at a lower priority than the server's. */
+function astroBuild(root: string, env: Record<string, string>, signal: AbortSignal): Promise<void> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [join(root, 'node_modules/astro/bin/astro.mjs'), 'build'], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      signal,
+      timeout: BUILD_TIMEOUT_MS,
+    });
+    // Shoppers' requests first: the build takes what the server leaves.
+    if (child.pid) setPriority(child.pid, 10);
+    let output = '';
+    const keep = (chunk: Buffer) => {
+      output = (output + chunk.toString('utf8')).slice(-64_000);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    child.on('error', (error) => reject(new PublishError(`The build could not run: ${error.message}`)));
+    child.on('close', (code, signal) => {
+      if (code === 0) resolvePromise();
+      else if (signal)
+        reject(new PublishError(`The build was stopped (${signal}): the server is stopping, or it took too long.`));
+      else reject(new PublishError(buildFailure(output)));
+    });
+  });
+}
+
+/** What a finished build is: where, what it holds, and whether it was already on disk. */
+export interface Build {
+  dir: string;
+  key: string;
+  ms: number;
+  reused: boolean;
+}
+
+/** Builds the shop for `snapshot` with code `code` into a new directory of `buildsDir`, or finds the build already made. */
+export async function buildShop(
+  snapshot: CatalogueSnapshot,
+  { root, buildsDir, code, signal }: { root: string; buildsDir: string; code: string; signal: AbortSignal },
+): Promise<Build> {
+  const key = sha256(`${code}\0${snapshot.digest}`).slice(0, 24);
+  const existing = await findBuild(buildsDir, key);
+  if (existing) return { dir: existing, key, ms: 0, reused: true };
+  const started = performance.now();
+  const dir = join(buildsDir, `${key}-${randomUUID().slice(0, 8)}`);
+  const catalogueDir = join(dir, 'catalogue', 'products');
+  try {
+    await mkdir(join(catalogueDir, PICTURES_DIR), { recursive: true });
+    for (const [name, text] of snapshot.files) await writeFile(join(catalogueDir, name), text);
+    for (const [name, bytes] of snapshot.pictures) await writeFile(join(catalogueDir, PICTURES_DIR, name), bytes);
+  } catch (error) {
+    throw new PublishError(`The server cannot write the build into its builds folder (${buildsDir}): ${diskProblem(error)}`);
+  }
+  try {
+    await astroBuild(
+      root,
+      { AURELIA_CATALOGUE_DIR: catalogueDir, AURELIA_OUT_DIR: join(dir, OUT_DIR), AURELIA_CACHE_DIR: join(dir, 'cache') },
+      signal,
+    );
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+  const ms = Math.round(performance.now() - started);
+  const marker: BuiltMarker = { key, catalogue: snapshot.digest, code, builtAt: new Date().toISOString(), ms };
+  await writeFile(join(dir, MARKER), JSON.stringify(marker));
+  return { dir, key, ms, reused: false };
+}
+
+/** The server this publisher is, as the publishes table names it: the host and the port it serves. */
+const serverName = () => `${hostname()}:${process.env.PORT ?? ''}`;
+
+export interface PublisherOptions {
+  served: ServedBuild;
+  /** How often to look for publishes made on other servers (and queued ones this server missed). */
+  checkEveryMs: number;
+  buildsDir: string;
+  root?: string;
+  /** Builds a snapshot (buildShop; tests give their own). */
+  build?: typeof buildShop;
+}
+
+export interface PublishWorker {
+  /** Settles once the publisher has looked at what is live (and switched to it) for the first time. */
+  caughtUp: Promise<void>;
+  /** Looks for work now (a publish was just requested). */
+  nudge(): void;
+  /** Stops looking; a build under way is stopped, and its publish marked failed. */
+  stop(): Promise<void>;
+}
+
+const log = logger('publish');
+
+/** How long after a publish request the publisher looks: requests made within it are built in one build. */
+const PUBLISH_SETTLE_MS = 300;
+
+/**
+ * Starts this server's publisher: it builds the publishes queued on the database (all of them in one build), and
+ * switches the server to the build of the newest live publish, whichever server published it. The first look happens
+ * now (caughtUp); then every `checkEveryMs`, and whenever a publish is requested on this server.
+ */
+export function startPublisher(db: Database, options: PublisherOptions): PublishWorker {
+  const root = options.root ?? projectRoot();
+  const buildsDir = resolve(root, options.buildsDir);
+  const build = options.build ?? buildShop;
+  const { served } = options;
+  const name = serverName();
+  const abort = new AbortController();
+  const code = codeDigest(root);
+  /** The build this server answers with (null: dist/, as `npm start` built it), and the live publish it is. */
+  let servedKey: string | null = null;
+  let servedPublish = 0;
+  /** A live publish this server could not build, and when it last tried: it tries again after a while, not every look. */
+  let failed: { publish: number; at: number } | null = null;
+  const made: string[] = [];
+
+  async function switchTo(done: Build): Promise<void> {
+    await served.switchTo(join(done.dir, OUT_DIR));
+    const previous = servedKey;
+    servedKey = done.key;
+    // This server's older builds go, but the one it served last: requests that started on it may still be reading it.
+    made.push(done.dir);
+    const keep = new Set([done.dir, made.find((dir) => previous !== null && dir.includes(previous))]);
+    for (const dir of made.splice(0).filter((d) => !keep.has(d))) await rm(dir, { recursive: true, force: true });
+    made.push(...[...keep].filter((d): d is string => d !== undefined));
+  }
+
+  async function buildAndSwitch(upTo: number): Promise<Build> {
+    const now = await codeDigest(root);
+    if (now !== (await code)) {
+      throw new PublishError(
+        "The shop's code on this server changed since it started (an update was installed): restart the shop, then publish again.",
+      );
+    }
+    const snapshot = await catalogueSnapshot(db, upTo, root);
+    const done = await build(snapshot, { root, buildsDir, code: now, signal: abort.signal });
+    if (done.key !== servedKey) await switchTo(done);
+    return done;
+  }
+
+  /** Builds every queued publish, in one build. Returns whether there were any. */
+  async function publishQueued(): Promise<boolean> {
+    const claimed = await serviceStatement<{ id: string | number; up_to_revision: string | number }>(
+      db,
+      `update public.catalogue_publishes
+          set status = 'building', started_at = now(), built_by = $1,
+              up_to_revision = (select coalesce(max(id), 0) from public.catalogue_revisions)
+        where status = 'queued'
+        returning id, up_to_revision`,
+      [name],
+    );
+    if (claimed.length === 0) return false;
+    const ids = claimed.map((row) => Number(row.id));
+    const upTo = Number(claimed[0]?.up_to_revision ?? 0);
+    try {
+      const done = await buildAndSwitch(upTo);
+      await serviceStatement(
+        db,
+        `update public.catalogue_publishes set status = 'live', finished_at = now(), digest = $2 where id = any($1::bigint[])`,
+        [ids, done.key],
+      );
+      servedPublish = Math.max(...ids);
+      log.info(
+        { event: 'catalogue.published', publishes: ids, upTo, buildMs: done.ms },
+        `published the catalogue as of save ${upTo}`,
+      );
+    } catch (error) {
+      const reason =
+        error instanceof PublishError
+          ? error.message
+          : `The build could not finish: ${error instanceof Error ? error.message : String(error)}`;
+      log.error({ event: 'catalogue.publish_failed', publishes: ids, err: error }, reason);
+      await serviceStatement(
+        db,
+        `update public.catalogue_publishes set status = 'failed', finished_at = now(), error = left($2, 4000) where id = any($1::bigint[])`,
+        [ids, reason],
+      );
+    }
+    return true;
+  }
+
+  /** Switches to the newest live publish when this server does not serve it yet (it was published on another server). */
+  async function followLive(): Promise<void> {
+    const [live] = await serviceStatement<{ id: string | number; up_to_revision: string | number }>(
+      db,
+      `select id, up_to_revision from public.catalogue_publishes where status = 'live' order by id desc limit 1`,
+    );
+    if (!live || Number(live.id) === servedPublish) return;
+    const id = Number(live.id);
+    if (failed?.publish === id && Date.now() - failed.at < 5 * 60_000) return;
+    try {
+      const done = await buildAndSwitch(Number(live.up_to_revision));
+      servedPublish = id;
+      failed = null;
+      log.info({ event: 'catalogue.followed', publish: id, buildMs: done.ms, reused: done.reused }, `serving publish ${id}`);
+    } catch (error) {
+      failed = { publish: id, at: Date.now() };
+      log.error({ event: 'catalogue.follow_failed', publish: id, err: error }, `cannot serve publish ${id}`);
+    }
+  }
+
+  let running: Promise<void> | null = null;
+  let again = false;
+  // Looks run outside any request (the first was set going by the server's first readiness check, a later one by a
+  // publish request), so their log lines do not carry a request id that is not theirs.
+  const look = (): Promise<void> => outsideRequest(lookNow);
+  function lookNow(): Promise<void> {
+    if (abort.signal.aborted) return Promise.resolve();
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        try {
+          while (!abort.signal.aborted && (await publishQueued()));
+          if (!abort.signal.aborted) await followLive();
+        } catch (error) {
+          log.warn({ err: error }, 'looking for publishes failed');
+        }
+      } while (again && !abort.signal.aborted);
+    })().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+
+  // A publish this server was building when it stopped will not finish: the editor is told, and can publish again.
+  const caughtUp = serviceStatement(
+    db,
+    `update public.catalogue_publishes
+        set status = 'failed', finished_at = now(), error = 'The server stopped before the build finished: publish again.'
+      where status = 'building' and (built_by = $1 or started_at < now() - interval '15 minutes')`,
+    [name],
+  )
+    .catch((error: unknown) => log.warn({ err: error }, 'could not clear unfinished publishes'))
+    // The code this server started with is read before it takes a request (a later change is refused, not built).
+    .then(() => code)
+    .then(look);
+  const timer = setInterval(() => void look(), options.checkEveryMs);
+  timer.unref();
+  // A publish requested here is looked at a moment later, so that publishes pressed together are built together.
+  let soon: NodeJS.Timeout | undefined;
+  wake.publisher = () => {
+    clearTimeout(soon);
+    soon = setTimeout(() => void look(), PUBLISH_SETTLE_MS);
+  };
+  return {
+    caughtUp,
+    nudge: () => void look(),
+    async stop() {
+      clearInterval(timer);
+      clearTimeout(soon);
+      wake.publisher = () => {};
+      abort.abort();
+      await running;
+    },
+  };
+}
