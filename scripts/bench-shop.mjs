@@ -16,9 +16,19 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  * serves another checkout's build with its own scripts/serve.mjs (built there first), to compare with an earlier
  * commit under the same conditions; by default this one. `dataDir` keeps the embedded database (in `dataDir/pglite`) where
  * the caller says and leaves it there on stop, so a bench can stop the shop, write to its database and start it again.
- * @param {{ port: number, mailboxPort: number, adminEmails?: string[], databaseUrl?: string, nodeFlags?: string[], checkout?: string, dataDir?: string }} options
+ * `env` adds variables to the server's.
+ * @param {{ port: number, mailboxPort: number, adminEmails?: string[], databaseUrl?: string, nodeFlags?: string[], checkout?: string, dataDir?: string, env?: Record<string, string> }} options
  */
-export async function startShop({ port, mailboxPort, adminEmails = [], databaseUrl, nodeFlags = [], checkout = root, ...rest }) {
+export async function startShop({
+  port,
+  mailboxPort,
+  adminEmails = [],
+  databaseUrl,
+  nodeFlags = [],
+  checkout = root,
+  env: extra = {},
+  ...rest
+}) {
   const origin = `http://127.0.0.1:${port}`;
   const mailbox = `http://127.0.0.1:${mailboxPort}`;
   const dataDir = rest.dataDir ?? mkdtempSync(join(tmpdir(), 'bench-shop-'));
@@ -31,6 +41,7 @@ export async function startShop({ port, mailboxPort, adminEmails = [], databaseU
     ADDRESS_LIMIT_FACTOR: '1000',
     ADMIN_EMAILS: adminEmails.join(','),
     PGLITE_DIR: join(dataDir, 'pglite'),
+    ...extra,
   };
   delete env.DATABASE_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;

@@ -19,7 +19,7 @@
 //   back, the database closed) and exit 0; a second signal, a second or more after the first, exits at once;
 // - NODE_ENV=production unless it is set.
 // HOST and PORT choose where (default 127.0.0.1:4321).
-import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { extname, join, posix, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -379,13 +379,24 @@ export function gracefulShutdown(server, { graceMs, stop, log = console.log }) {
   };
 }
 
-/** Asks the shop's readiness endpoint through a private loopback listener; resolves to its status and body. */
-async function readiness(server) {
+/**
+ * Asks the shop's readiness endpoint through a private loopback listener; resolves to its status and body. When it is
+ * ready, `warm` paths are asked too (their answers do not matter): their code is then loaded before a shopper asks.
+ */
+async function readiness(server, warm = []) {
   await new Promise((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
   const { port } = server.address();
   try {
     const res = await fetch(`http://127.0.0.1:${port}/api/health`);
-    return { status: res.status, body: await res.text() };
+    const answer = { status: res.status, body: await res.text() };
+    if (answer.status === 200) {
+      for (const path of warm)
+        await fetch(`http://127.0.0.1:${port}${path}`).then(
+          (r) => r.arrayBuffer(),
+          () => {},
+        );
+    }
+    return answer;
   } finally {
     await new Promise((resolve) => server.close(resolve));
   }
@@ -398,6 +409,28 @@ async function readiness(server) {
  * may set `caughtUp`: the server listens once it has settled (the published catalogue is served from the first request).
  */
 export const SERVED_BUILD = Symbol.for('aurelia.servedBuild');
+
+/**
+ * Copies into the build in `to` the fingerprinted files (/_astro/…: scripts, styles, pictures) of the build in `from` that
+ * it lacks. A page a shopper opened before a switch still asks for the files it was built with (a script loaded on first
+ * use, a picture further down): they must keep answering. Only ever adds files, whose names carry a digest of their bytes.
+ */
+export function carryAssets(from, to) {
+  const source = join(from, '_astro');
+  const target = join(to, '_astro');
+  let names;
+  try {
+    names = readdirSync(source);
+  } catch {
+    return;
+  }
+  mkdirSync(target, { recursive: true });
+  const present = new Set(readdirSync(target));
+  for (const name of names) if (!present.has(name)) copyFileSync(join(source, name), join(target, name));
+}
+
+/** Paths a new build is asked before it takes requests, so the code they run is loaded (see readiness). */
+const WARM_PATHS = ['/api/auth/session', '/api/cart', '/api/stock', '/orders', '/a-page-that-is-not-here'];
 
 /** Loads the build in `dir` (dist/ or a publish's) as one request handler: its app, its files, its pages' policy. */
 async function loadBuild(dir, { https, stripe }) {
@@ -423,8 +456,10 @@ export async function serve({ host = process.env.HOST ?? '127.0.0.1', port = Num
     caughtUp: undefined,
     /** @param {string} dir */
     async switchTo(dir) {
+      carryAssets(join(served.dir, 'client'), join(dir, 'client'));
       const next = await loadBuild(dir, { https, stripe });
-      const ready = await readiness(http.createServer(next));
+      // What shoppers ask of the app most (a cart, a session, stock, a page rendered on demand) is loaded first.
+      const ready = await readiness(http.createServer(next), WARM_PATHS);
       if (ready.status !== 200)
         throw new Error(`the new build did not answer ready (${ready.status}: ${ready.body.slice(0, 200)})`);
       answer = next;
