@@ -11,7 +11,7 @@
 // shopper is still signed in afterwards. `--write` replaces the "Publishing under load" section of docs/performance.md.
 //
 //   npm run bench:publish [-- --postgres postgres://…/scratch] [-- --connections 50] [-- --duration 10] [-- --write]
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -34,6 +34,7 @@ const SCRUBS = '03-clinical-scrubs';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // Builds go into a directory of the bench's own inside the project (a build's server bundle needs node_modules).
+mkdirSync(join(root, '.builds'), { recursive: true });
 const buildsDir = mkdtempSync(join(root, '.builds', 'bench-publish-'));
 const shop = await startShop({
   port: await freePort(),

@@ -22,6 +22,7 @@ export const E2E_ADMINS = [
   'header',
   'sales',
   'stock',
+  'publish',
 ] as const;
 
 export type E2EAdmin = (typeof E2E_ADMINS)[number];

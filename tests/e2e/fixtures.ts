@@ -107,13 +107,16 @@ export function consoleErrors(page: Page): string[] {
 
 // ── Accounts ─────────────────────────────────────────────────────────────────────────────────────────────────────────
 
-/** Waits for the newest e-mail to `to` whose subject matches, and returns it with the link it carries. */
-export async function waitForMail(to: string, subject: RegExp) {
+/**
+ * Waits for the newest e-mail to `to` whose subject matches, and returns it with the link it carries. `box`: the dev
+ * mailbox to read (the main server's by default; a shop of the spec's own has its own).
+ */
+export async function waitForMail(to: string, subject: RegExp, box = mailbox) {
   let found: { subject: string; text: string } | undefined;
   await expect
     .poll(
       async () => {
-        const mails = (await readDevMailbox(mailbox)).filter((m) => m.to.includes(to) && subject.test(m.subject));
+        const mails = (await readDevMailbox(box)).filter((m) => m.to.includes(to) && subject.test(m.subject));
         found = mails.at(-1);
         return Boolean(found);
       },
@@ -166,7 +169,7 @@ export async function logIn(page: Page, email: string, password: string) {
 }
 
 /**
- * Creates a verified shopper through the API (sign-up, the confirmation link from the dev mailbox) and signs
+ * Creates a verified shopper through the API (sign-up, the confirmation link from the dev mailbox `box`) and signs
  * `request` in. Pass `page.request` to sign the page's browser context in too: it shares the cookies.
  */
 export async function signedInShopper(
@@ -174,12 +177,13 @@ export async function signedInShopper(
   baseURL: string,
   firstName = 'Maya',
   email?: string,
+  box = mailbox,
 ): Promise<Shopper> {
   const shopper = { ...newShopper(firstName), ...(email ? { email } : {}) };
   const headers = { origin: baseURL };
   const signup = await request.post('/api/auth/signup', { headers, data: { ...shopper, confirmPassword: shopper.password } });
   if (!signup.ok()) throw new Error(`sign-up failed: ${signup.status()} ${await signup.text()}`);
-  const mail = await waitForMail(shopper.email, /Confirm your Aurelia account/);
+  const mail = await waitForMail(shopper.email, /Confirm your Aurelia account/, box);
   // What the confirmation page sends: the link's token and the password chosen at sign-up. It signs the shopper in.
   const token = new URLSearchParams(mail.link.split('?')[1]).get('token');
   const confirm = await request.post('/api/auth/verify', { headers, data: { token, password: shopper.password } });
@@ -188,8 +192,8 @@ export async function signedInShopper(
 }
 
 /** Signs up, verifies and signs in the admin `name` (pass `page.request` to sign the page in too). */
-export function signedInAdmin(request: APIRequestContext, baseURL: string, name: E2EAdmin) {
-  return signedInShopper(request, baseURL, 'Admin', adminEmail(name));
+export function signedInAdmin(request: APIRequestContext, baseURL: string, name: E2EAdmin, box = mailbox) {
+  return signedInShopper(request, baseURL, 'Admin', adminEmail(name), box);
 }
 
 /** Opens `path` and waits until the page knows the shopper is signed in (the header's online indicator). */
@@ -381,6 +385,8 @@ interface ShopFixtures {
   signIn: (request?: APIRequestContext, firstName?: string) => Promise<Shopper>;
   /** Signs the admin `name` in on `request` (the page's by default). */
   signInAdmin: (name: E2EAdmin, request?: APIRequestContext) => Promise<Shopper>;
+  /** The dev mailbox of the shop under test (testOn: the spec's own shop's). */
+  mailbox: string;
 }
 
 const origin = (baseURL: string | undefined) => {
@@ -389,14 +395,15 @@ const origin = (baseURL: string | undefined) => {
 };
 
 export const test = base.extend<ShopFixtures>({
-  signIn: async ({ page, baseURL }, use) => {
-    await use((request = page.request, firstName) => signedInShopper(request, origin(baseURL), firstName));
+  mailbox,
+  signIn: async ({ page, baseURL, mailbox }, use) => {
+    await use((request = page.request, firstName) => signedInShopper(request, origin(baseURL), firstName, undefined, mailbox));
   },
   signedIn: async ({ signIn }, use) => {
     await use(await signIn());
   },
-  signInAdmin: async ({ page, baseURL }, use) => {
-    await use((name, request = page.request) => signedInAdmin(request, origin(baseURL), name));
+  signInAdmin: async ({ page, baseURL, mailbox }, use) => {
+    await use((name, request = page.request) => signedInAdmin(request, origin(baseURL), name, mailbox));
   },
 });
 
@@ -510,6 +517,10 @@ export function testOn<S extends { origin: string; stop: () => Promise<void> }>(
     ],
     baseURL: async ({ shop }, use) => {
       await use(shop.origin);
+    },
+    // The spec's own shop has its own dev mailbox, when it has one.
+    mailbox: async ({ shop }, use) => {
+      await use((shop as { mailbox?: string }).mailbox ?? mailbox);
     },
   });
 }

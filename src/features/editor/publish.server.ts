@@ -180,16 +180,25 @@ export class PublishError extends Error {}
 /** The longest a build may take before it is stopped (this machine builds the shop in about 7 s). */
 const BUILD_TIMEOUT_MS = 10 * 60_000;
 
-/** The part of a failed build's output that says why: the error and the lines that follow it, without colours or stacks. */
+/**
+ * The part of a failed build's output that says why, for the editor: the error and the lines that follow it, without
+ * colours, times, the error's code name, stack lines, or the pointers meant for developers (hint, reference, location).
+ */
 export function buildFailure(output: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the escape sequences of a terminal's colours
   const lines = output.replace(/\x1b\[[0-9;]*m/g, '').split(/\r?\n/);
   const first = lines.findIndex((line) => /error/i.test(line));
-  const picked = (first >= 0 ? lines.slice(first) : lines.slice(-12))
-    .filter((line) => line.trim() !== '' && !/^\s+at\s/.test(line))
-    .slice(0, 12)
-    .map((line) => line.replace(/^\d\d:\d\d:\d\d\s+/, '').trim());
-  return `The build failed: ${picked.join(' ').slice(0, 1500) || 'it stopped without saying why.'}`;
+  const said: string[] = [];
+  for (const line of first >= 0 ? lines.slice(first) : lines.slice(-12)) {
+    const text = line
+      .replace(/^\d\d:\d\d:\d\d\s+/, '')
+      .replace(/\[(ERROR|\w*Error)\]\s*/g, '')
+      .trim();
+    if (/^(Stack trace|Hint|Error reference|Location):?/i.test(text)) break;
+    if (text !== '' && !/^at\s/.test(text)) said.push(text);
+    if (said.length === 12) break;
+  }
+  return `The build failed: ${said.join(' ').slice(0, 1500) || 'it stopped without saying why.'}`;
 }
 
 /** A file system error in words. */

@@ -1,0 +1,224 @@
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { adminEmail } from './admin-accounts';
+import { apiCheckout, expect, hydrated, type SecondShop, startSecondShop, testOn } from './fixtures';
+
+// Publishing on the running shop, with real builds: each describe runs a shop of its own (a publish changes what every
+// shopper of that server sees, so never on the server other specs share), with a builds folder of its own.
+// The editor's form, history and undo without publishing: catalogue-editing.spec.ts.
+
+const SCRUBS = '/admin/catalogue/03-clinical-scrubs';
+const OWNER = adminEmail('publish');
+
+/** A shop of the spec's own whose builds go into a folder of their own (removed with it). */
+async function publishingShop(name: string, env: Record<string, string> = {}): Promise<SecondShop> {
+  const buildsDir = `.builds/e2e-${name}-${randomBytes(4).toString('hex')}`;
+  const shop = await startSecondShop(name, { ADMIN_EMAILS: OWNER, BUILDS_DIR: buildsDir, ...env });
+  return {
+    ...shop,
+    async stop() {
+      await shop.stop();
+      rmSync(buildsDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Saves a new price for the Clinical Scrubs in the editor's form, as the owner in `page`. */
+async function savePrice(page: Page, price: string) {
+  await page.goto(SCRUBS);
+  await hydrated(page, '.editor-product');
+  await page.getByLabel('Price (dollars)').fill(price);
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.locator('.editor-status')).toHaveText(/^Saved at /);
+}
+
+/** Presses Publish on the catalogue page and waits for the editor to be told it is live (at most a minute). */
+async function publish(page: Page) {
+  await page.goto('/admin/catalogue');
+  await hydrated(page, '.publish-panel');
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await expect(page.locator('.publish-panel [role="status"]')).toHaveText(/^Published/, { timeout: 60_000 });
+}
+
+/** What the checkout charges, in cents, for one Clinical Scrubs set to a fixed address. */
+async function scrubsCheckout(request: APIRequestContext, origin: string) {
+  const who = {
+    firstName: 'Pat',
+    lastName: 'Price',
+    name: 'Pat Price',
+    email: 'pat.price@example.com',
+    password: 'lavender-fields-7',
+    street: '12 Bull St',
+    city: 'Savannah',
+    state: 'GA' as const,
+    zip: '31401',
+  };
+  const checkout = await apiCheckout(request, origin, [{ productId: 3, selectedColor: 'blue', selectedSize: 'M' }], who);
+  return checkout.amountCents;
+}
+
+const onOwnShop = testOn(() => publishingShop('publish'), 180_000);
+
+onOwnShop.describe('publishing the catalogue', () => {
+  onOwnShop.describe.configure({ mode: 'serial' });
+
+  onOwnShop(
+    'the owner changes a price and publishes: shoppers see it on the page and are charged it; undone and published again, it is back',
+    async ({ page, browser, baseURL, signInAdmin }) => {
+      onOwnShop.slow();
+      const origin = baseURL ?? '';
+      await signInAdmin('publish');
+      const shopper = await browser.newContext();
+      const shopperPage = await shopper.newPage();
+      const before = await scrubsCheckout(shopper.request, origin);
+      await shopperPage.goto('/product/3');
+      await expect(shopperPage.getByRole('main').getByText('$45.00').first()).toBeVisible();
+
+      await savePrice(page, '47.25');
+      // Saved is not published: shoppers still see the old price.
+      await shopperPage.reload();
+      await expect(shopperPage.getByRole('main').getByText('$45.00').first()).toBeVisible();
+
+      const pressed = Date.now();
+      await publish(page);
+      expect(Date.now() - pressed).toBeLessThan(60_000);
+      await shopperPage.reload();
+      await expect(shopperPage.getByRole('main').getByText('$47.25').first()).toBeVisible();
+      // The page's structured data and the checkout's amount say the same.
+      expect(await shopperPage.locator('script[type="application/ld+json"]').first().textContent()).toContain('47.25');
+      const after = await scrubsCheckout(shopper.request, origin);
+      expect(after - before).toBeGreaterThanOrEqual(225);
+      expect(after - before).toBeLessThan(300);
+
+      // Undo the change in the history, publish again: the seed's price is back everywhere.
+      await page.goto(SCRUBS);
+      await hydrated(page, '.editor-product');
+      await page.getByRole('region', { name: 'History' }).getByRole('button', { name: /^Undo/ }).first().click();
+      await expect(page.locator('.editor-status')).toHaveText(/^Undone and saved at /);
+      await publish(page);
+      await shopperPage.reload();
+      await expect(shopperPage.getByRole('main').getByText('$45.00').first()).toBeVisible();
+      expect(await scrubsCheckout(shopper.request, origin)).toBe(before);
+      await shopper.close();
+    },
+  );
+
+  onOwnShop(
+    'shoppers notice nothing of a publish: 50 connections through it get no failed request, and a signed-in shopper stays signed in',
+    async ({ page, baseURL, signIn, signInAdmin, playwright }) => {
+      onOwnShop.slow();
+      const origin = baseURL ?? '';
+      await signInAdmin('publish');
+      const shopperRequest = await playwright.request.newContext({ baseURL: origin });
+      const shopper = await signIn(shopperRequest, 'Lou');
+      await savePrice(page, '46.50');
+
+      const failures: string[] = [];
+      let answered = 0;
+      let publishing = true;
+      const paths = ['/', '/product/3', '/product/7', '/api/cart', '/api/auth/session', '/api/stock'];
+      // Half the connections as the signed-in shopper, half as guests.
+      const guest = await playwright.request.newContext({ baseURL: origin });
+      const client = async (n: number) => {
+        const request = n % 2 === 0 ? shopperRequest : guest;
+        for (let i = n; publishing; i++) {
+          const path = paths[i % paths.length] ?? '/';
+          try {
+            const res = await request.get(path, { headers: { origin }, failOnStatusCode: false });
+            if (res.status() >= 300) failures.push(`${path} ${res.status()}`);
+            await res.body();
+            answered++;
+          } catch (error) {
+            failures.push(`${path} ${(error as Error).message.split('\n')[0]}`);
+          }
+        }
+      };
+      const load = Promise.all(Array.from({ length: 50 }, (_, n) => client(n)));
+      try {
+        await publish(page);
+        // The load goes on a moment on the new build.
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+      } finally {
+        publishing = false;
+        await load;
+      }
+      expect(failures).toEqual([]);
+      expect(answered).toBeGreaterThan(200);
+      const session = await (await shopperRequest.get('/api/auth/session')).json();
+      expect(session.user?.email).toBe(shopper.email);
+      const product = await shopperRequest.get('/product/3');
+      expect(await product.text()).toContain('$46.50');
+      await Promise.all([shopperRequest.dispose(), guest.dispose()]);
+    },
+  );
+});
+
+const onFailingShop = testOn(
+  // The builds folder is under a file: the build cannot be written, as on a full or read-only disk.
+  () => startSecondShop('publish-fails', { ADMIN_EMAILS: OWNER, BUILDS_DIR: 'package.json/builds' }),
+  180_000,
+);
+
+onFailingShop(
+  'a build that fails changes nothing shoppers see, and tells the editor why in words',
+  async ({ page, signInAdmin }) => {
+    onFailingShop.slow();
+    await signInAdmin('publish');
+    await savePrice(page, '48.00');
+    await page.goto('/admin/catalogue');
+    await hydrated(page, '.publish-panel');
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await expect(page.locator('.publish-panel')).toContainText(
+      /The server cannot write the build into its builds folder \(.*package\.json\/builds\): a file is in the way of the folder\./,
+      { timeout: 60_000 },
+    );
+    await page.goto('/product/3');
+    await expect(page.getByRole('main').getByText('$45.00').first()).toBeVisible();
+  },
+);
+
+// Two servers on one PostgreSQL database: what is published on one is served by the other within a minute.
+const databaseUrl = process.env.TEST_DATABASE_URL;
+const onTwoServers = testOn(async () => {
+  if (!databaseUrl) return { origin: '', second: '', stop: async () => {} };
+  const { default: postgres } = await import('postgres');
+  const name = `aurelia_e2e_publish_${randomBytes(4).toString('hex')}`;
+  const admin = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(databaseUrl);
+  url.pathname = `/${name}`;
+  const first = await publishingShop('publish-one', { DATABASE_URL: url.href });
+  const second = await publishingShop('publish-two', { DATABASE_URL: url.href });
+  return {
+    origin: first.origin,
+    mailbox: first.mailbox,
+    second: second.origin,
+    async stop() {
+      await Promise.all([first.stop(), second.stop()]);
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}, 240_000);
+
+onTwoServers(
+  'with two servers on one PostgreSQL database, a price published on one is served and charged by the other within a minute',
+  async ({ page, shop, signInAdmin, playwright }) => {
+    onTwoServers.skip(!databaseUrl, 'needs PostgreSQL (TEST_DATABASE_URL): the embedded database is one server’s alone');
+    onTwoServers.slow();
+    await signInAdmin('publish');
+    const other = await playwright.request.newContext({ baseURL: shop.second });
+    const before = await scrubsCheckout(other, shop.second);
+    await savePrice(page, '49.75');
+    const pressed = Date.now();
+    await publish(page);
+    await expect
+      .poll(async () => (await (await other.get('/product/3')).text()).includes('$49.75'), { timeout: 60_000, intervals: [500] })
+      .toBe(true);
+    expect(Date.now() - pressed).toBeLessThan(60_000);
+    const after = await scrubsCheckout(other, shop.second);
+    expect(after - before).toBeGreaterThanOrEqual(475);
+    await other.dispose();
+  },
+);
