@@ -8,7 +8,7 @@ const log = logger('health');
 /** What each readiness check found: 'ok', or why it failed (no secrets, no data: a load balancer may log it). */
 export interface Readiness {
   ready: boolean;
-  checks: { database: string; migrations: string; outbox: string };
+  checks: { database: string; migrations: string; outbox: string; catalogue: string };
 }
 
 /** How long a readiness check may take before it counts as failed (a database that hangs is not ready). */
@@ -26,10 +26,15 @@ function within<T>(work: Promise<T>, ms: number): Promise<T> {
  * Whether the server can take requests: the database answers `select 1`; every migration this build ships is
  * applied (a schema behind the code answers wrongly); and no outbox job has been due for longer than `stuckSeconds`
  * (the worker runs due jobs within seconds, so one waiting that long means e-mails and labels are not going out).
- * A job waiting for its retry is not stuck: failures are the metrics' and the log's business.
+ * A job waiting for its retry is not stuck: failures are the metrics' and the log's business. `catalogue` is the
+ * publisher's word on the catalogue served (src/features/editor/publish.server.ts, catalogueHealth): 'ok', or why this
+ * server could not switch to the catalogue published (it serves the one before).
  */
-export async function readiness(db: Database, { stuckSeconds }: { stuckSeconds: number }): Promise<Readiness> {
-  const checks: Readiness['checks'] = { database: 'ok', migrations: 'not checked', outbox: 'not checked' };
+export async function readiness(
+  db: Database,
+  { stuckSeconds, catalogue = 'ok' }: { stuckSeconds: number; catalogue?: string },
+): Promise<Readiness> {
+  const checks: Readiness['checks'] = { database: 'ok', migrations: 'not checked', outbox: 'not checked', catalogue };
   try {
     await within(db.query('select 1'), CHECK_TIMEOUT_MS);
   } catch (error) {

@@ -10,6 +10,7 @@ import {
   type Build,
   buildFailure,
   type CatalogueSnapshot,
+  catalogueHealth,
   catalogueSnapshot,
   PublishError,
   type PublishWorker,
@@ -175,6 +176,28 @@ describe(`publishing the catalogue, on ${TEST_DATABASE_KIND}`, () => {
     await publisher(restarted, afterRestart.build).caughtUp;
     expect(restarted.dir).toBe(here.dir);
     expect(afterRestart.builds).toEqual(['51']);
+  });
+
+  it('a server that cannot switch to the live publish says so in its readiness, until it can', async () => {
+    const here = recordingServer();
+    await publisher(here, recordingBuilder().build).caughtUp;
+    await save(withPrice('52'));
+    await requestPublish(db, editor);
+    await expect.poll(async () => (await publishState(db)).latest?.status, { timeout: 5000 }).toBe('live');
+    expect(catalogueHealth()).toBe('ok');
+
+    const logs = captureLogs('error');
+    try {
+      const broken = recordingBuilder(() => 'The build failed: out of memory');
+      await publisher(recordingServer(), broken.build).caughtUp;
+      expect(catalogueHealth()).toMatch(
+        /^failed: publish \d+ is live but this server could not switch to it \(it tries again every 5 minutes\): The build failed: out of memory$/,
+      );
+    } finally {
+      logs.restore();
+    }
+    await publisher(recordingServer(), recordingBuilder().build).caughtUp;
+    expect(catalogueHealth()).toBe('ok');
   });
 
   it('refuses to publish once the code on the server changed since it started, with what to do', async () => {

@@ -306,7 +306,7 @@ describe('health', () => {
     expect(await expectJson(call(apiRequest('GET', '/api/health/live')), 200)).toEqual({ status: 'ok' });
     expect(await expectJson(call(apiRequest('GET', '/api/health/ready')), 200)).toEqual({
       status: 'ok',
-      checks: { database: 'ok', migrations: 'ok', outbox: 'ok' },
+      checks: { database: 'ok', migrations: 'ok', outbox: 'ok', catalogue: 'ok' },
     });
     // The start-up check the server in front and the e2e suite wait for is still there.
     expect(await expectJson(call(apiRequest('GET', '/api/health')), 200)).toEqual({ status: 'ok' });
@@ -356,7 +356,12 @@ describe('health', () => {
     const result = await readiness(gone, { stuckSeconds: 900 });
     expect(result).toEqual({
       ready: false,
-      checks: { database: 'failed: the database does not answer', migrations: 'not checked', outbox: 'not checked' },
+      checks: {
+        database: 'failed: the database does not answer',
+        migrations: 'not checked',
+        outbox: 'not checked',
+        catalogue: 'ok',
+      },
     });
   });
 });

@@ -129,6 +129,14 @@ export interface ServedBuild {
   switchTo(dir: string): Promise<void>;
 }
 
+/** Why this server does not serve the catalogue last published (it could not build or switch to it), or null. */
+const health = processShared<{ problem: string | null }>('publishHealth', () => ({ problem: null }));
+
+/** The readiness check's word on the catalogue served: 'ok', or why it is not the one last published. */
+export function catalogueHealth(): string {
+  return health.problem ? `failed: ${health.problem}` : 'ok';
+}
+
 /** The server's build switch, or null when the app does not run under scripts/serve.mjs (astro dev, tests). */
 export function servedBuild(): ServedBuild | null {
   return (Reflect.get(globalThis, Symbol.for('aurelia.servedBuild')) as ServedBuild | undefined) ?? null;
@@ -395,6 +403,7 @@ export function startPublisher(db: Database, options: PublisherOptions): Publish
         [ids, done.key],
       );
       servedPublish = Math.max(...ids);
+      health.problem = null;
       log.info(
         { event: 'catalogue.published', publishes: ids, upTo, buildMs: done.ms },
         `published the catalogue as of save ${upTo}`,
@@ -427,9 +436,12 @@ export function startPublisher(db: Database, options: PublisherOptions): Publish
       const done = await buildAndSwitch(Number(live.up_to_revision));
       servedPublish = id;
       failed = null;
+      health.problem = null;
       log.info({ event: 'catalogue.followed', publish: id, buildMs: done.ms, reused: done.reused }, `serving publish ${id}`);
     } catch (error) {
       failed = { publish: id, at: Date.now() };
+      const reason = error instanceof Error ? error.message : String(error);
+      health.problem = `publish ${id} is live but this server could not switch to it (it tries again every 5 minutes): ${reason}`;
       log.error({ event: 'catalogue.follow_failed', publish: id, err: error }, `cannot serve publish ${id}`);
     }
   }
