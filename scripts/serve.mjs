@@ -19,7 +19,7 @@
 //   back, the database closed) and exit 0; a second signal, a second or more after the first, exits at once;
 // - NODE_ENV=production unless it is set.
 // HOST and PORT choose where (default 127.0.0.1:4321).
-import { copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { extname, join, posix, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -136,7 +136,17 @@ export function onThisSite(location) {
  */
 export function withSecurityHeaders(handler, { policy: pagesPolicy, https, stripe = false }) {
   const headers = securityHeaders({ https });
-  const allowed = (value) => (stripe ? value : withoutStripe(value));
+  // Astro sends the same few policies with its on-demand pages: each is rewritten once, not on every answer.
+  const rewritten = new Map();
+  const allowed = (value) => {
+    if (stripe) return value;
+    let policy = rewritten.get(value);
+    if (policy === undefined) {
+      policy = withoutStripe(value);
+      if (rewritten.size < 64) rewritten.set(value, policy);
+    }
+    return policy;
+  };
   const policy = allowed(pagesPolicy);
   return (req, res) => {
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
@@ -203,11 +213,18 @@ export function answeringClientErrors(server) {
 /** Whether a path is for the app alone: /api is only ever answered by its endpoints, never from a file. */
 const forTheApp = (path) => path === '/api' || path.startsWith('/api/');
 
-/** The files under `root` ('/about.html'), and the encodings the build wrote beside each (['br', 'gzip']). */
+/**
+ * The files under `root` ('/about.html'), its directories ('/', '/product'), and the encodings the build wrote beside
+ * each file (['br', 'gzip']).
+ */
 function builtFiles(root) {
   const files = new Set();
-  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true }))
-    if (entry.isFile()) files.add(`/${relative(root, join(entry.parentPath, entry.name)).split(sep).join('/')}`);
+  const dirs = new Set(['/']);
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    const path = `/${relative(root, join(entry.parentPath, entry.name)).split(sep).join('/')}`;
+    if (entry.isFile()) files.add(path);
+    else if (entry.isDirectory()) dirs.add(path);
+  }
   const encoded = new Map();
   for (const file of files) {
     if (!Object.hasOwn(TEXT_TYPES, extname(file))) continue;
@@ -216,7 +233,7 @@ function builtFiles(root) {
       .map(([encoding]) => encoding);
     if (encodings.length > 0) encoded.set(file, encodings);
   }
-  return { files, encoded };
+  return { files, dirs, encoded };
 }
 
 /** ETag of a file as `send` makes it (size and modification time), with the encoding of the bytes named. */
@@ -236,7 +253,7 @@ const encodedEtag = (stat, encoding) => `W/"${stat.size.toString(16)}-${stat.mti
  */
 export function withBuiltFiles(app, client) {
   const root = resolve(client);
-  const { files, encoded } = builtFiles(root);
+  const { files, dirs, encoded } = builtFiles(root);
   return (req, res) => {
     const url = req.url ?? '/';
     try {
@@ -250,13 +267,8 @@ export function withBuiltFiles(app, client) {
     const path = cut >= 0 ? url.slice(0, cut) : url;
     if (forTheApp(path)) return app(req, res);
     const query = url.indexOf('?') >= 0 ? url.slice(url.indexOf('?')).split('#')[0] : '';
-    const file = resolve(join(root, decodeURI(path)));
-    let isDirectory = false;
-    if (file === root || file.startsWith(root + sep)) {
-      try {
-        isDirectory = lstatSync(file).isDirectory();
-      } catch {}
-    }
+    // Whether the path names a directory of the build: known from start-up, no file system call per request.
+    const isDirectory = dirs.has(posix.normalize(decodeURI(path)).replace(/(.)\/+$/, '$1'));
     if (isDirectory && path !== '/' && path.endsWith('/')) {
       res.writeHead(301, { location: onThisSite(`${path.slice(0, -1)}${query}`) });
       res.end();
@@ -276,6 +288,13 @@ export function withBuiltFiles(app, client) {
       encodings = encoded.get(decodeURIComponent(built));
     } catch {}
     const type = TEXT_TYPES[/** @type {keyof typeof TEXT_TYPES} */ (extname(built))];
+    // No such file in the build: the app answers (a page rendered on demand, or the 404 page) without `send` first
+    // looking on disk for it and its .html (two failed stat calls and an error object on each such request).
+    let inBuild = true;
+    try {
+      inBuild = files.has(decodeURIComponent(built));
+    } catch {}
+    if (!inBuild) return app(req, res);
 
     /** Sends `target` (a URL path under root); `missing` is called instead when there is no such file. */
     function serveFile(target, options, { encoding, missing }) {
