@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createBrotliDecompress, createGunzip } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compressing } from '../../scripts/compress.mjs';
+import { compressing, recentlyCompressed } from '../../scripts/compress.mjs';
 import { type Answer, decoded, rawRequest } from './raw-http';
 
 // On-demand answers (Astro's pages and /api JSON) compressed as they are sent (scripts/compress.mjs), as Astro's
@@ -236,5 +236,44 @@ describe('on-demand answers are compressed for clients that accept it', () => {
     const answer = await request('/write-callback', { 'accept-encoding': 'br' });
     expect(answer.status).toBe(500);
     expect(text(answer)).toBe('Internal server error');
+  });
+});
+
+describe('an answer sent again is compressed once', () => {
+  it('reuses the compressed bytes of the very same body and encoding, and compresses any other body', () => {
+    const recent = recentlyCompressed();
+    let compressions = 0;
+    const compress = (body: Buffer) => () => {
+      compressions++;
+      return Buffer.concat([Buffer.from('z:'), body]);
+    };
+    const page = Buffer.from('<p>Page Not Found</p>'.repeat(100));
+    const other = Buffer.from('<p>Page Not Fount</p>'.repeat(100));
+    expect(recent.compressed(page, 'br', compress(page)).toString()).toBe(`z:${page}`);
+    expect(recent.compressed(Buffer.from(page), 'br', compress(page)).toString()).toBe(`z:${page}`);
+    expect(compressions).toBe(1);
+    // Same length, other bytes: compressed, and its own bytes come back.
+    expect(recent.compressed(other, 'br', compress(other)).toString()).toBe(`z:${other}`);
+    // The same bytes in another encoding are another answer.
+    recent.compressed(page, 'gzip', compress(page));
+    expect(compressions).toBe(3);
+  });
+
+  it('keeps a bounded number of bodies, and none larger than its limit', () => {
+    const recent = recentlyCompressed({ lengths: 2, perLength: 1, maxBytes: 100 });
+    let compressions = 0;
+    const compress = () => {
+      compressions++;
+      return Buffer.from('z');
+    };
+    const body = (n: number) => Buffer.alloc(n, 'a');
+    for (const n of [10, 20, 30, 10]) recent.compressed(body(n), 'br', compress);
+    // 10 was pushed out by 20 and 30.
+    expect(compressions).toBe(4);
+    recent.compressed(body(30), 'br', compress);
+    expect(compressions).toBe(4);
+    recent.compressed(body(200), 'br', compress);
+    recent.compressed(body(200), 'br', compress);
+    expect(compressions).toBe(6);
   });
 });
