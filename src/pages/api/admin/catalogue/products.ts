@@ -1,0 +1,9 @@
+import type { APIRoute } from 'astro';
+import { adminDeps } from '@/app/admin-request.server';
+import { catalogueListRoute } from '@/features/editor/catalogue-routes.server';
+import { cookieJar } from '@/server/http.server';
+
+export const prerender = false;
+
+/** The catalogue as saved, each product marked when shoppers do not see its newest save yet. Editors only: 404 otherwise. */
+export const GET: APIRoute = async ({ request, cookies }) => catalogueListRoute(await adminDeps(), cookieJar(request, cookies));
