@@ -1,6 +1,5 @@
 import { type ChangeEvent, type SubmitEvent, useId, useState } from 'react';
 import { api } from '@/lib/api';
-import { MAIN_CATEGORIES, SIZES } from '../catalog/categories';
 import type { ProductForm } from './catalogue-edit.server';
 import { type FormInputs, fromInputs, toInputs } from './catalogue-form';
 
@@ -8,6 +7,12 @@ interface Props {
   form: ProductForm;
   /** The shop's time zone, for the history's times. */
   timeZone: string;
+  /**
+   * The home page's categories and the sizes, from the page (catalog/categories.ts): imported here, the lists would
+   * move into the chunk every shopper page loads, which this island shares with the catalogue's browser.
+   */
+  mainCategories: readonly string[];
+  sizes: readonly string[];
 }
 
 interface SaveAnswer {
@@ -211,7 +216,7 @@ export default function ProductEditor(props: Props) {
         {textField('price', 'Price (dollars)', 'At most two decimals, for example 45.00.')}
         {textField('sku', 'SKU', 'Upper-case letters, digits and dashes.')}
         {textField('category', 'Category label', 'The small label on product cards, for example Body Cream.')}
-        {choices('mainCategories', 'Home page categories', MAIN_CATEGORIES)}
+        {choices('mainCategories', 'Home page categories', props.mainCategories)}
         <div className="field editor-check">
           <label>
             <input type="checkbox" checked={inputs.inStock} onChange={(e) => set('inStock', e.target.checked)} /> In stock
@@ -224,7 +229,7 @@ export default function ProductEditor(props: Props) {
         {textArea('benefits', 'Benefits', 5, 'One a line.')}
         {textArea('ingredients', 'Ingredients', 3)}
         {textArea('specifications', 'Specifications', 6, 'One a line, as “label: value”.')}
-        {choices('sizes', 'Sizes', SIZES)}
+        {choices('sizes', 'Sizes', props.sizes)}
         <fieldset className="editor-pictures">
           <legend>Pictures (the first is the main picture; at least two)</legend>
           <ol>
