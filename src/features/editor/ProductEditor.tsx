@@ -63,7 +63,9 @@ export default function ProductEditor(props: Props) {
       answer.saved
         ? {
             kind: 'saved',
-            text: `${answer.message}${answer.at ? ` at ${time(answer.at, props.timeZone)}` : ''}: ${answer.summary}. Shoppers see it once the catalogue is published.`,
+            text: `${answer.message}${answer.at ? ` at ${time(answer.at, props.timeZone)}` : ''}: ${answer.summary}. ${
+              answer.form.published ? 'This is what shoppers see already.' : 'Shoppers see it once the catalogue is published.'
+            }`,
           }
         : { kind: 'info', text: answer.message },
     );

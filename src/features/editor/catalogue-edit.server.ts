@@ -28,11 +28,15 @@ interface SavedFile {
 /** A lock every save takes for its transaction: saves are checked against the catalogue one after the other. */
 const SAVE_LOCK = 'select pg_advisory_xact_lock(2801130)';
 
-/** The catalogue as saved: the seed with each file's newest save over it. */
-async function savedCatalogue(tx: Sql): Promise<Map<string, SavedFile>> {
+/**
+ * The catalogue as saved (`upTo`: as of that save, e.g. what is live): the seed with each file's newest save over it.
+ */
+async function savedCatalogue(tx: Sql, upTo?: number): Promise<Map<string, SavedFile>> {
   const files = new Map([...(await seedFiles())].map(([name, text]) => [name, { text, revision: 0 }]));
   const rows = await tx.query<{ file: string; contents: string; id: string | number }>(
-    'select distinct on (file) file, contents, id from public.catalogue_revisions order by file, id desc',
+    `select distinct on (file) file, contents, id from public.catalogue_revisions
+      where $1::bigint is null or id <= $1::bigint order by file, id desc`,
+    [upTo ?? null],
   );
   for (const row of rows) files.set(row.file, { text: row.contents, revision: Number(row.id) });
   return new Map([...files].sort(([a], [b]) => a.localeCompare(b)));
@@ -83,15 +87,16 @@ export interface ProductListRow {
   id: number | null;
   name: string;
   priceCents: number | null;
-  /** Saved since the last publish: shoppers do not see it yet. */
+  /** Its text differs from what shoppers are served (saved since the last publish, and not undone since). */
   unpublished: boolean;
   /** Why the build would refuse the file as it is (a seed file edited by hand), or null. */
   problem: string | null;
 }
 
 export async function productList(tx: Sql): Promise<ProductListRow[]> {
-  const [files, live] = [await savedCatalogue(tx), await liveRevision(tx)];
-  return [...files].map(([file, { text, revision }]) => {
+  const files = await savedCatalogue(tx);
+  const live = await savedCatalogue(tx, await liveRevision(tx));
+  return [...files].map(([file, { text }]) => {
     const { product, problems } = fileProblems(text);
     return {
       file,
@@ -99,7 +104,7 @@ export async function productList(tx: Sql): Promise<ProductListRow[]> {
       id: product?.id ?? null,
       name: product?.name ?? file,
       priceCents: product?.priceCents ?? null,
-      unpublished: revision > live,
+      unpublished: live.get(file)?.text !== text,
       problem: product ? null : problems.join('; '),
     };
   });
@@ -154,7 +159,7 @@ export interface ProductForm {
   /** Kept as they are (listed read-only). */
   colors: { name: string; hex: string }[];
   reviews: number;
-  /** Whether shoppers see this text (the newest save was published, or it is the seed's). */
+  /** Whether shoppers are served this text (what is live is the same). */
   published: boolean;
   /** Pictures a product may use. */
   pictures: string[];
@@ -181,7 +186,7 @@ export async function productForm(tx: Sql, file: string): Promise<ProductForm | 
     fields,
     colors,
     reviews: Array.isArray(data.reviews) ? data.reviews.length : 0,
-    published: saved.revision <= (await liveRevision(tx)),
+    published: (await savedCatalogue(tx, await liveRevision(tx))).get(file)?.text === saved.text,
     pictures: await allPictures(tx),
     history: await productHistory(tx, file),
   };
