@@ -135,3 +135,51 @@ describe('the catalogue editor’s endpoints, and the rest of the admin’s', ()
     expect(missing.status).toBe(404);
   });
 });
+
+describe('picture uploads through the endpoint', () => {
+  const upload = (name: string, bytes: Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}) =>
+    call(
+      new Request(`http://127.0.0.1:4321/api/admin/catalogue/pictures?name=${encodeURIComponent(name)}`, {
+        method: 'POST',
+        headers: { origin: 'http://127.0.0.1:4321', 'content-type': 'application/octet-stream', ...headers },
+        body: bytes,
+      }),
+      { jar: people.editor },
+    );
+
+  it('refuses an SVG carrying script, a file over 1 MB and a file that is no picture; stores a PNG by its bytes', async () => {
+    const evil = new TextEncoder().encode(
+      '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script></svg>',
+    );
+    const refused = await upload('innocent.png', evil);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({
+      error: { code: 'invalid_picture', message: expect.stringContaining('<script>') },
+    });
+    const big = await upload('big.png', new Uint8Array(1_000_001).fill(0x89));
+    expect(big.status).toBe(413);
+    expect(await big.json()).toMatchObject({ error: { message: expect.stringContaining('larger than 1 MB') } });
+    expect((await upload('page.html', new TextEncoder().encode('<html><script>x</script></html>'))).status).toBe(400);
+    const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7, 7, 7]);
+    const stored = await upload('Jar.svg', png);
+    expect(stored.status).toBe(201);
+    const { name } = (await stored.json()) as { name: string };
+    expect(name).toMatch(/^jar-[0-9a-f]{12}\.png$/);
+    const preview = await call(apiRequest('GET', `/api/admin/catalogue/pictures/${name}`), { jar: people.editor });
+    expect(preview.headers.get('content-type')).toBe('image/png');
+    expect(new Uint8Array(await preview.arrayBuffer())).toEqual(png);
+    // A guest's upload is the stranger's 404, and nothing is stored.
+    const guest = await call(
+      new Request('http://127.0.0.1:4321/api/admin/catalogue/pictures?name=x.png', {
+        method: 'POST',
+        headers: { origin: 'http://127.0.0.1:4321', 'content-type': 'application/octet-stream' },
+        body: Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 9]),
+      }),
+    );
+    expect(guest.status).toBe(404);
+    const [count] = await asService(shop.db, (tx) =>
+      tx.query<{ n: number }>('select count(*)::int as n from public.catalogue_pictures'),
+    );
+    expect(count?.n).toBe(1);
+  });
+});
