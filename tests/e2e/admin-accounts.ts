@@ -24,6 +24,7 @@ export const E2E_ADMINS = [
   'stock',
   'editors',
   'catalogue-axe',
+  'catalogue-css',
 ] as const;
 
 export type E2EAdmin = (typeof E2E_ADMINS)[number];

@@ -133,6 +133,30 @@ test.describe('the catalogue editor', () => {
     await editorContext.close();
   });
 
+  test('adds nothing to a shopper’s page: none of its code, and its styles are a file only its pages link', async ({
+    page,
+    signInAdmin,
+  }) => {
+    for (const path of ['/', '/product/3', '/about']) {
+      const scripts: string[] = [];
+      page.on('response', async (response) => {
+        if (response.request().resourceType() === 'script') scripts.push(await response.text());
+      });
+      await page.goto(path);
+      await page.locator('footer').scrollIntoViewIfNeeded();
+      await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+      expect(scripts.length, path).toBeGreaterThan(0);
+      for (const code of scripts) expect(code, path).not.toMatch(/api\/admin\/catalogue|Undo|editor role/);
+      expect(await page.locator('link[rel="stylesheet"][href*="editor"]').count(), path).toBe(0);
+      page.removeAllListeners('response');
+    }
+    await signInAdmin('catalogue-css');
+    await page.goto('/admin/catalogue');
+    const sheet = page.locator('link[rel="stylesheet"][href*="/_astro/editor."]');
+    await expect(sheet).toHaveCount(1);
+    expect((await page.request.get((await sheet.getAttribute('href')) ?? '')).headers()['content-type']).toMatch(/^text\/css/);
+  });
+
   test('the editor’s pages fit a phone and have no WCAG 2.2 AA violations', async ({ page, signInAdmin }) => {
     test.slow();
     await signInAdmin('catalogue-axe');
