@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type AdminCaller, type AdminDeps, adminOf } from '@/features/admin/admin.server';
 import {
+  createProduct,
   productForm,
   productHistory,
   saveBody,
@@ -277,5 +278,25 @@ describe(`saving the catalogue on ${TEST_DATABASE_KIND}`, { timeout: 30_000 }, (
       fields: { images: [...images, { src: uploaded.src, alt: 'The jar from the side' }] },
     });
     expect(used).toMatchObject({ ok: true, saved: true, summary: 'images changed' });
+  });
+
+  it('a new product starts as a copy of another, with the next free id, its own name and SKU, no likes or reviews', async () => {
+    const { editor } = await team();
+    const taken = await createProduct(editor, { from: '07-kojic-acid-soap.md', name: 'Rose Soap', sku: 'AUR-VCBC-8OZ' });
+    expect(taken).toMatchObject({ ok: false, status: 400, message: expect.stringContaining('SKUs must be unique') });
+    const created = await createProduct(editor, { from: '07-kojic-acid-soap.md', name: 'Rose Soap', sku: 'AUR-ROSE-1' });
+    expect(created).toMatchObject({ ok: true, file: '10-rose-soap.md', slug: '10-rose-soap', id: 10 });
+    const form = await asService(db, (tx) => productForm(tx, '10-rose-soap.md'));
+    expect(form).toMatchObject({
+      id: 10,
+      likes: 0,
+      reviews: 0,
+      published: false,
+      fields: { name: 'Rose Soap', sku: 'AUR-ROSE-1' },
+    });
+    expect(form?.history.map((h) => h.summary)).toEqual(['created from “Kojic Acid Soap”']);
+    expect((await catalogueFiles(db)).has('10-rose-soap.md')).toBe(true);
+    // The save that created it has nothing before it to go back to.
+    expect(await undoSave(editor, created.ok ? created.revision : 0)).toMatchObject({ ok: false, code: 'cannot_undo' });
   });
 });

@@ -62,6 +62,7 @@ describe('the catalogue editor’s endpoints, and the rest of the admin’s', ()
     expect(calls.filter((c) => isEditorRoute(c.route)).map((c) => `${c.method} ${c.route}`)).toEqual(
       expect.arrayContaining([
         'GET /api/admin/catalogue/products',
+        'POST /api/admin/catalogue/products',
         'GET /api/admin/catalogue/products/[slug]',
         'POST /api/admin/catalogue/products/[slug]',
         'POST /api/admin/catalogue/undo',

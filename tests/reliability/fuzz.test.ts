@@ -72,6 +72,7 @@ function templates(): Record<string, unknown> {
     'POST /api/admin/orders/[id]/refund': { amountCents: 100 },
     'POST /api/admin/catalogue/products/[slug]': { base: 0, fields: { price: 47, name: 'Clinical Scrubs' } },
     'POST /api/admin/catalogue/undo': { revision: 1 },
+    'POST /api/admin/catalogue/products': { from: '07-kojic-acid-soap.md', name: 'Rose Soap', sku: 'AUR-ROSE-1' },
     'POST /api/admin/editors': { email: 'shopper@example.com', editor: true },
   };
 }

@@ -357,3 +357,58 @@ export async function pictureBytes(me: EditorCaller, name: string): Promise<Uint
   );
   return row ? new Uint8Array(row.bytes) : null;
 }
+
+// ── A new product ───────────────────────────────────────────────────────────────────────────────────────────────
+
+export const createBody = z
+  .object({
+    /** The product whose file the new one starts from (its pictures, texts, fields). */
+    from: z.string().regex(PRODUCT_FILE, { error: 'Choose the product to start from.' }),
+    name: z.string().trim().min(1, { error: 'Give the new product a name.' }).max(200),
+    sku: short(60),
+  })
+  .strict();
+export type CreateBody = z.infer<typeof createBody>;
+
+export type CreateResult =
+  | { ok: true; file: string; slug: string; id: number; revision: number }
+  | { ok: false; status: 400 | 404; code: string; message: string };
+
+/** A file name's slug from a product's name: 'Rose Face Oil' → 'rose-face-oil'. */
+const slugOf = (name: string) =>
+  name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60) || 'product';
+
+/**
+ * Creates a product as a copy of `from`: the next free id (its address), its own name and SKU, no likes or reviews,
+ * in a new file `NN-slug.md` after the others. Saved like any save (guarded, in the history); shoppers see it once
+ * published.
+ */
+export function createProduct(me: EditorCaller, body: CreateBody): Promise<CreateResult> {
+  return me.run(async (tx) => {
+    await tx.query(SAVE_LOCK);
+    const files = await savedCatalogue(tx);
+    const source = files.get(body.from);
+    if (!source) return { ok: false, status: 404, code: 'not_found', message: 'There is no such product to start from.' };
+    const ids = [...files.values()].map((f) => fileProblems(f.text).product?.id ?? 0);
+    const id = Math.max(0, ...ids) + 1;
+    let file = `${String(id).padStart(2, '0')}-${slugOf(body.name)}.md`;
+    for (let n = 2; files.has(file); n++) file = `${String(id).padStart(2, '0')}-${slugOf(body.name)}-${n}.md`;
+    const text = editProductText(source.text, { id, name: body.name, sku: body.sku, likes: 0, reviews: [] });
+    const problem = guard(files, await uploadedNames(tx), file, text);
+    if (problem) return { ok: false, status: 400, code: 'invalid_product', message: problem };
+    const sourceName = fileProblems(source.text).product?.name ?? body.from;
+    const row = await insertRevision(tx, me, {
+      file,
+      productId: id,
+      text,
+      summary: `created from “${sourceName}”`,
+      undoes: null,
+    });
+    return { ok: true, file, slug: file.replace(/\.md$/, ''), id, revision: row.id };
+  });
+}

@@ -5,7 +5,17 @@ import { z } from 'astro/zod';
 import { type AdminDeps, requireAdminOf } from '@/features/admin/admin.server';
 import type { CookieJar } from '@/server/auth/auth.port';
 import { json, problem, readBodyBytes, readJson } from '@/server/http.server';
-import { pictureBytes, productForm, productList, saveBody, saveProduct, undoSave, uploadPicture } from './catalogue-edit.server';
+import {
+  createBody,
+  createProduct,
+  pictureBytes,
+  productForm,
+  productList,
+  saveBody,
+  saveProduct,
+  undoSave,
+  uploadPicture,
+} from './catalogue-edit.server';
 import { listEditors, requireEditorOf, setEditorRole } from './editors.server';
 import { MAX_PICTURE_BYTES, PICTURE_CONTENT_TYPES } from './pictures';
 import { publishState, requestPublish } from './publish.server';
@@ -17,6 +27,17 @@ export async function catalogueListRoute(deps: AdminDeps, jar: CookieJar): Promi
   const me = await requireEditorOf(deps, jar);
   if (me instanceof Response) return me;
   return json({ products: await me.run(productList) });
+}
+
+/** POST {from, name, sku}: a new product, a copy of `from` with the next free id; the answer names its file. */
+export async function catalogueCreateRoute(deps: AdminDeps, request: Request, jar: CookieJar): Promise<Response> {
+  const me = await requireEditorOf(deps, jar);
+  if (me instanceof Response) return me;
+  const body = await readJson(request, createBody);
+  if ('response' in body) return body.response;
+  const result = await createProduct(me, body.data);
+  if (!result.ok) return problem(result.status, result.code, result.message);
+  return json({ ...result, message: `Created ${body.data.name} (${result.file}).` }, 201);
 }
 
 /** GET: a product's form (fields, read-only facts, history). */
