@@ -105,6 +105,17 @@ test.describe('the catalogue editor', () => {
     await expect(price).toHaveValue('47.00');
     await expect(history.getByRole('listitem')).toHaveCount(1);
 
+    // A picture that could run script in the shop is refused by the upload, whatever its name says.
+    await editor.getByLabel('Upload a picture (SVG, PNG, JPEG or WebP, up to 1 MB)').setInputFiles({
+      name: 'scrubs-side.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from(
+        '<svg xmlns="http://www.w3.org/2000/svg" onload="fetch(\'/api/orders\')"><rect width="4" height="4"/></svg>',
+      ),
+    });
+    await expect(status).toHaveText(/^Not uploaded: This SVG contains an event handler attribute/);
+    await expect(editor.getByRole('combobox', { name: /^Picture \d+$/ })).toHaveCount(3);
+
     // Undo: a new save with the text before, in the history too.
     await history.getByRole('button', { name: /^Undo/ }).first().click();
     await expect(status).toHaveText(/^Undone and saved at .*: undo of “price \$45\.00 → \$47\.00”: price \$47\.00 → \$45\.00\./);
