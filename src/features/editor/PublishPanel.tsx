@@ -11,7 +11,10 @@ const POLL_MS = 2000;
 
 /** A publish's state in words, for the editor. */
 export function publishWords(p: Publish | null, unpublished: number): string {
-  if (!p) return unpublished ? 'Not published yet: shoppers see the catalogue as the shop was built.' : 'Nothing to publish.';
+  if (!p)
+    return unpublished
+      ? 'Not published yet: shoppers see the catalogue as the shop was built.'
+      : 'Shoppers see the catalogue as the shop was built.';
   switch (p.status) {
     case 'queued':
       return 'Publish requested: waiting for the shop to start building the pages.';
