@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { api } from '@/lib/api';
-import type { Publish, PublishState } from './publish.server';
+import type { PublishState } from './publish.server';
+import { publishWords } from './publish-words';
 
 interface Props {
   state: PublishState;
@@ -8,24 +9,6 @@ interface Props {
 
 /** How often the panel asks how a publish is going while one is queued or building. */
 const POLL_MS = 2000;
-
-/** A publish's state in words, for the editor. */
-export function publishWords(p: Publish | null, unpublished: number): string {
-  if (!p)
-    return unpublished
-      ? 'Not published yet: shoppers see the catalogue as the shop was built.'
-      : 'Shoppers see the catalogue as the shop was built.';
-  switch (p.status) {
-    case 'queued':
-      return 'Publish requested: waiting for the shop to start building the pages.';
-    case 'building':
-      return 'Publishing: the shop is building the pages with your changes. Shoppers see the new pages once it is done.';
-    case 'live':
-      return 'Published: shoppers see the catalogue as saved.';
-    case 'failed':
-      return `The publish failed, so shoppers still see the catalogue as before. ${p.error ?? ''}`.trim();
-  }
-}
 
 /**
  * The Publish button and what became of the newest publish (queued, building, published, failed with the reason),
