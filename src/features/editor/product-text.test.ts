@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fileProblems, PRODUCTS_DIR } from './catalogue-guard';
 import { editProductText, productData, summariseChange } from './product-text';
@@ -53,6 +54,40 @@ describe('editing a product file', () => {
     expect(edited).toContain('usage: |\n  1. Wash cold.\n  2. Hang to dry.\n');
     expect(edited).toContain('sizes:\n  - S\n  - M\n');
     expect(productData(edited)?.sizes).toEqual(['S', 'M']);
+  });
+});
+
+describe('text an editor types cannot change anything else in the file', () => {
+  const hostile = fc.oneof(
+    fc.string(),
+    fc.string({ unit: 'binary' }),
+    fc.constantFrom(
+      '---',
+      '\n---\nid: 99\n---\n',
+      'x\nid: 99',
+      '"\nlikes: 0',
+      "' # comment",
+      '&a *a',
+      '!!js/function x',
+      '|',
+      '>- x',
+    ),
+    fc
+      .array(fc.constantFrom('\n', '---', 'id: 99', ': ', '#', '"', "'", ' ', '\t', '\\', 'likes: 0', '{', '['), {
+        maxLength: 12,
+      })
+      .map((a) => a.join('')),
+  );
+  it('whatever the name, description or usage hold, they read back as typed and the id and likes stay', () => {
+    fc.assert(
+      fc.property(hostile, hostile, hostile, fc.array(hostile, { maxLength: 3 }), (name, description, usage, benefits) => {
+        fc.pre(![name, description, usage, ...benefits].some((t) => t.includes('\u0000')));
+        const edited = editProductText(scrubs, { name, description, usage, benefits });
+        const data = productData(edited);
+        expect(data).toMatchObject({ id: 3, likes: 57, name, description, usage, benefits, sku: 'AUR-SCRB-SET' });
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

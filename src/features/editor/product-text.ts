@@ -49,15 +49,36 @@ export function sameValue(key: string, a: unknown, b: unknown): boolean {
   return JSON.stringify(norm(a)) === JSON.stringify(norm(b));
 }
 
-/** `key: value` as the yaml package writes it, keeping a text's original style (folded, literal, quoted). */
+/** Whether `rendered` (one `key: value` pair) reads back, as the build reads it, as exactly `value`. */
+function readsBackAs(rendered: string, key: string, value: unknown): boolean {
+  try {
+    const data = load(rendered) as Record<string, unknown> | null;
+    return JSON.stringify(data?.[key]) === JSON.stringify(value);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `key: value` as the yaml package writes it, keeping a text's original style (folded, literal, quoted) when that
+ * style can hold the new text exactly; otherwise in the style the package chooses.
+ */
 function renderPair(key: string, value: unknown, original: unknown): string {
-  const doc = new Document({ [key]: value });
-  const node = doc.get(key, true);
   const style = isScalar(original) ? (original as Scalar).type : undefined;
-  const folded = style === 'BLOCK_FOLDED';
-  if (isScalar(node) && typeof value === 'string' && style && style !== 'PLAIN') node.type = style;
-  // No folding of long lines (a changed sentence stays one line), except in a text that was folded already.
-  return doc.toString({ lineWidth: folded ? 110 : 0 });
+  if (typeof value === 'string' && style && style !== 'PLAIN') {
+    const doc = new Document({ [key]: value });
+    const node = doc.get(key, true);
+    if (isScalar(node)) node.type = style;
+    // No folding of long lines (a changed sentence stays one line), except in a text that was folded already.
+    const kept = doc.toString({ lineWidth: style === 'BLOCK_FOLDED' ? 110 : 0 });
+    if (readsBackAs(kept, key, value)) return kept;
+  }
+  const plain = new Document({ [key]: value }).toString({ lineWidth: 0 });
+  if (readsBackAs(plain, key, value)) return plain;
+  // Text with odd white space the two YAML libraries read differently: double quotes, whose escapes both read alike.
+  const quoted = new Document({ [key]: value }).toString({ lineWidth: 0, defaultStringType: 'QUOTE_DOUBLE' });
+  if (readsBackAs(quoted, key, value)) return quoted;
+  throw new Error(`${key}: this text cannot be written to the file as typed.`);
 }
 
 /**
