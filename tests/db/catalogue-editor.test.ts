@@ -299,4 +299,32 @@ describe(`saving the catalogue on ${TEST_DATABASE_KIND}`, { timeout: 30_000 }, (
     // The save that created it has nothing before it to go back to.
     expect(await undoSave(editor, created.ok ? created.revision : 0)).toMatchObject({ ok: false, code: 'cannot_undo' });
   });
+
+  it('colours: one renamed, one added (hasColors follows the list), and a product without colours gains none by a save', async () => {
+    const { editor } = await team();
+    const form = await asService(db, (tx) => productForm(tx, SCRUBS));
+    const colors = [...((form?.fields.colors as { name: string; value: string; hex: string }[]) ?? [])];
+    const next = [{ ...colors[0], name: 'Royal Blue' }, ...colors.slice(1), { name: 'Wine', value: 'wine', hex: '#6d1f2f' }];
+    const result = await saveProduct(editor, SCRUBS, saveBody.parse({ base: form?.revision ?? 0, fields: { colors: next } }));
+    expect(result).toMatchObject({ ok: true, saved: true, summary: 'colours changed' });
+    const after = await asService(db, (tx) => productForm(tx, SCRUBS));
+    expect(((after?.fields.colors ?? []) as { name: string }[]).map((c) => c.name)).toEqual([
+      'Royal Blue',
+      'Grey',
+      'Powder Blue',
+      'Black',
+      'Wine',
+    ]);
+    const cream = await asService(db, (tx) => productForm(tx, '01-vitamin-c-body-cream.md'));
+    const none = await saveProduct(
+      editor,
+      '01-vitamin-c-body-cream.md',
+      saveBody.parse({ base: cream?.revision ?? 0, fields: { colors: [] } }),
+    );
+    expect(none).toMatchObject({ ok: true, saved: false });
+    // Colours taken away: hasColors follows, and the build's rule (hasColors exactly when colours are listed) holds.
+    const bare = await saveProduct(editor, SCRUBS, saveBody.parse({ base: after?.revision ?? 0, fields: { colors: [] } }));
+    expect(bare).toMatchObject({ ok: true, saved: true });
+    expect(await textOf(SCRUBS)).toContain('hasColors: false\ncolors: []\n');
+  });
 });

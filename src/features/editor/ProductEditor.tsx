@@ -203,12 +203,6 @@ export default function ProductEditor(props: Props) {
             <dt>Reviews</dt>
             <dd>{form.reviews}</dd>
           </div>
-          {form.colors.length > 0 && (
-            <div>
-              <dt>Colours</dt>
-              <dd>{form.colors.map((c) => c.name).join(', ')}</dd>
-            </div>
-          )}
         </dl>
         <p className="field-hint">
           The id, the file name, the likes, the reviews and the colours are not changed here: they keep the product’s address, its
@@ -296,6 +290,102 @@ export default function ProductEditor(props: Props) {
               disabled={busy}
             />
           </div>
+        </fieldset>
+        <fieldset className="editor-pictures editor-colours">
+          <legend>Colours (leave none for a product without colours)</legend>
+          <ol>
+            {inputs.colors.map((colour, i) => {
+              const change = (next: Partial<FormInputs['colors'][number]>) =>
+                set(
+                  'colors',
+                  inputs.colors.map((c, j) => (j === i ? { ...c, ...next } : c)),
+                );
+              return (
+                // biome-ignore lint/suspicious/noArrayIndexKey: the rows are positions in the list
+                <li key={i}>
+                  {colour.image ? (
+                    <img src={picture(pictureOf(colour.image.src))} alt="" width={64} height={64} />
+                  ) : (
+                    <svg className="editor-swatch" width={64} height={64} aria-hidden="true">
+                      {/* A presentation attribute, not a style: the CSP allows no style attributes. */}
+                      <rect
+                        x={1}
+                        y={1}
+                        width={62}
+                        height={62}
+                        rx={6}
+                        fill={/^#[0-9a-f]{6}$/i.test(colour.hex) ? colour.hex : 'none'}
+                        stroke="#8f847b"
+                      />
+                    </svg>
+                  )}
+                  <div className="field">
+                    <label htmlFor={`${id}-colour-${i}`}>Colour {i + 1}: name</label>
+                    <input id={`${id}-colour-${i}`} value={colour.name} onChange={(e) => change({ name: e.target.value })} />
+                    {colour.value && <p className="field-hint">Known in carts and stock counts as “{colour.value}”.</p>}
+                  </div>
+                  <div className="field">
+                    <label htmlFor={`${id}-hex-${i}`}>Colour {i + 1}: hex code</label>
+                    <input
+                      id={`${id}-hex-${i}`}
+                      value={colour.hex}
+                      autoComplete="off"
+                      onChange={(e) => change({ hex: e.target.value })}
+                    />
+                    <p className="field-hint">Like #1f5fa8.</p>
+                  </div>
+                  <div className="field">
+                    <label htmlFor={`${id}-colour-img-${i}`}>Colour {i + 1}: picture</label>
+                    <select
+                      id={`${id}-colour-img-${i}`}
+                      value={colour.image ? pictureOf(colour.image.src) : ''}
+                      onChange={(e) =>
+                        change({
+                          image: e.target.value ? { src: `./images/${e.target.value}`, alt: colour.image?.alt ?? '' } : null,
+                        })
+                      }
+                    >
+                      <option value="">No picture of its own</option>
+                      {[...new Set([...form.pictures, ...(colour.image ? [pictureOf(colour.image.src)] : [])])].map((name) => (
+                        <option key={name} value={name}>
+                          {name}
+                        </option>
+                      ))}
+                    </select>
+                  </div>
+                  {colour.image && (
+                    <div className="field">
+                      <label htmlFor={`${id}-colour-alt-${i}`}>Colour {i + 1}: what its picture shows</label>
+                      <input
+                        id={`${id}-colour-alt-${i}`}
+                        value={colour.image.alt}
+                        onChange={(e) => change({ image: { src: colour.image?.src ?? '', alt: e.target.value } })}
+                      />
+                    </div>
+                  )}
+                  <button
+                    type="button"
+                    className="btn btn-outline"
+                    onClick={() =>
+                      set(
+                        'colors',
+                        inputs.colors.filter((_, j) => j !== i),
+                      )
+                    }
+                  >
+                    Remove colour {i + 1}
+                  </button>
+                </li>
+              );
+            })}
+          </ol>
+          <button
+            type="button"
+            className="btn btn-outline"
+            onClick={() => set('colors', [...inputs.colors, { name: '', value: '', hex: '', image: null }])}
+          >
+            Add a colour
+          </button>
         </fieldset>
         <p
           id={`${id}-status`}

@@ -156,8 +156,6 @@ export interface ProductForm {
   likes: number | null;
   /** The editable fields as saved. */
   fields: Partial<Record<EditableField, unknown>>;
-  /** Kept as they are (listed read-only). */
-  colors: { name: string; hex: string }[];
   reviews: number;
   /** Whether shoppers are served this text (what is live is the same). */
   published: boolean;
@@ -174,9 +172,6 @@ export async function productForm(tx: Sql, file: string): Promise<ProductForm | 
   const data = productData(saved.text) ?? {};
   const fields: Partial<Record<EditableField, unknown>> = {};
   for (const key of EDITABLE_FIELDS) if (data[key] !== undefined) fields[key] = data[key];
-  const colors = Array.isArray(data.colors)
-    ? data.colors.map((c: { name?: unknown; hex?: unknown }) => ({ name: String(c.name ?? ''), hex: String(c.hex ?? '') }))
-    : [];
   return {
     file,
     slug: file.replace(/\.md$/, ''),
@@ -184,7 +179,6 @@ export async function productForm(tx: Sql, file: string): Promise<ProductForm | 
     id: typeof data.id === 'number' ? data.id : null,
     likes: typeof data.likes === 'number' ? data.likes : null,
     fields,
-    colors,
     reviews: Array.isArray(data.reviews) ? data.reviews.length : 0,
     published: (await savedCatalogue(tx, await liveRevision(tx))).get(file)?.text === saved.text,
     pictures: await allPictures(tx),
@@ -207,6 +201,21 @@ export const productFieldsBody = z
     description: short(1000),
     detailedDescription: short(5000),
     images: z.array(z.object({ src: short(200), alt: short(500) }).strict()).max(20),
+    colors: z
+      .array(
+        z
+          .object({
+            name: short(60),
+            value: short(60),
+            hex: short(20),
+            image: z
+              .object({ src: short(200), alt: short(500) })
+              .strict()
+              .optional(),
+          })
+          .strict(),
+      )
+      .max(20),
     sizes: z.array(short(10)).max(10),
     usage: short(5000),
     specifications: z.record(short(60), z.union([short(500), z.number()])),
@@ -270,9 +279,11 @@ export function saveProduct(me: EditorCaller, file: string, body: SaveBody): Pro
     const saved = PRODUCT_FILE.test(file) ? files.get(file) : undefined;
     if (!saved) return { ok: false, status: 404, code: 'not_found', message: 'There is no such product.' };
     if (saved.revision !== body.base) return CHANGED_MEANWHILE;
+    // hasColors is the schema's way of saying the list is not empty: it follows the list.
+    const fields = body.fields.colors ? { ...body.fields, hasColors: body.fields.colors.length > 0 } : body.fields;
     let text: string;
     try {
-      text = editProductText(saved.text, body.fields);
+      text = editProductText(saved.text, fields);
     } catch (error) {
       return { ok: false, status: 400, code: 'invalid_product', message: (error as Error).message };
     }

@@ -10,6 +10,8 @@ export interface FormInputs {
   description: string;
   detailedDescription: string;
   images: { src: string; alt: string }[];
+  /** `value` names the colour in carts and stock counts: shown, not changed, for a colour that exists. */
+  colors: { name: string; value: string; hex: string; image: { src: string; alt: string } | null }[];
   sizes: string[];
   usage: string;
   /** `label: value`, one a line. */
@@ -38,6 +40,14 @@ export function toInputs(fields: Record<string, unknown>): FormInputs {
     images: Array.isArray(fields.images)
       ? fields.images.map((i: { src?: unknown; alt?: unknown }) => ({ src: text(i.src), alt: text(i.alt) }))
       : [],
+    colors: Array.isArray(fields.colors)
+      ? fields.colors.map((c: { name?: unknown; value?: unknown; hex?: unknown; image?: { src?: unknown; alt?: unknown } }) => ({
+          name: text(c.name),
+          value: text(c.value),
+          hex: text(c.hex),
+          image: c.image ? { src: text(c.image.src), alt: text(c.image.alt) } : null,
+        }))
+      : [],
     sizes: list(fields.sizes),
     usage: text(fields.usage),
     specifications: Object.entries(specs)
@@ -49,6 +59,14 @@ export function toInputs(fields: Record<string, unknown>): FormInputs {
     benefits: list(fields.benefits).join('\n'),
     ingredients: text(fields.ingredients),
   };
+}
+
+/** A new colour's value (its name in carts and stock counts): 'Powder Blue' → 'powder-blue'. */
+export function colourValue(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
 }
 
 /** A number as typed ('45', '45.00', '29.999'), or null when it is not one. Never rounded: the schema judges decimals. */
@@ -89,6 +107,13 @@ export function fromInputs(
       description: inputs.description,
       detailedDescription: inputs.detailedDescription,
       images: inputs.images,
+      colors: inputs.colors.map(({ name, value, hex, image }) => ({
+        name,
+        // A new colour is named in carts by its name as a slug.
+        value: value || colourValue(name),
+        hex,
+        ...(image ? { image } : {}),
+      })),
       sizes: inputs.sizes,
       usage: inputs.usage,
       specifications,

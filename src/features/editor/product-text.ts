@@ -14,6 +14,7 @@ export const EDITABLE_FIELDS = [
   'description',
   'detailedDescription',
   'images',
+  'colors',
   'sizes',
   'usage',
   'specifications',
@@ -127,6 +128,8 @@ export function editProductText(text: string, changes: Readonly<Record<string, u
 export function fieldWords(key: string): string {
   if (key === 'sku') return 'SKU';
   if (key === 'mainCategories') return 'home page categories';
+  if (key === 'colors') return 'colours';
+  if (key === 'hasColors') return 'has colours';
   return key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
 }
 
