@@ -5,8 +5,7 @@
 // - `signedIn`: a new verified shopper, with the page signed in as them (through the API: the dialog itself is
 //   covered by auth.spec.ts);
 // - `signIn(request?, firstName?)`: the same for another browser context (or `page.request` later in a test);
-// - `signInAdmin(name, request?)`: an admin of tests/e2e/admin-accounts.ts, signed in;
-// - `signInEditor(name, request?)`: an account of its E2E_EDITORS, signed in, for an admin to grant the editor role.
+// - `signInAdmin(name, request?)`: an admin of tests/e2e/admin-accounts.ts, signed in.
 //
 // `testOn(start, timeout)` is the same `test` pointed at a shop of the spec's own (startSecondShop): Stripe against a
 // mock Stripe, Geoapify against a mock Geoapify, a build with test-only content.
@@ -20,7 +19,7 @@ import { type APIRequestContext, test as base, expect, type Page } from '@playwr
 import { US_STATES, type UsStateCode } from '@/lib/us-states';
 import { readDevMailbox } from '@/server/mail/dev-mailbox.server';
 import { SERVER_NODE_FLAGS } from '../../scripts/server-flags.mjs';
-import { adminEmail, type E2EAdmin, type E2EEditor, editorEmail } from './admin-accounts';
+import { adminEmail, type E2EAdmin } from './admin-accounts';
 
 export { expect };
 
@@ -191,11 +190,6 @@ export async function signedInShopper(
 /** Signs up, verifies and signs in the admin `name` (pass `page.request` to sign the page in too). */
 export function signedInAdmin(request: APIRequestContext, baseURL: string, name: E2EAdmin) {
   return signedInShopper(request, baseURL, 'Admin', adminEmail(name));
-}
-
-/** Signs up, verifies and signs in the account `name` meant for the editor role (an admin grants it in the test). */
-export function signedInEditor(request: APIRequestContext, baseURL: string, name: E2EEditor) {
-  return signedInShopper(request, baseURL, 'Editor', editorEmail(name));
 }
 
 /** Opens `path` and waits until the page knows the shopper is signed in (the header's online indicator). */
@@ -387,8 +381,6 @@ interface ShopFixtures {
   signIn: (request?: APIRequestContext, firstName?: string) => Promise<Shopper>;
   /** Signs the admin `name` in on `request` (the page's by default). */
   signInAdmin: (name: E2EAdmin, request?: APIRequestContext) => Promise<Shopper>;
-  /** An account of E2E_EDITORS, signed up and in (without the role: an admin grants it in the test). */
-  signInEditor: (name: E2EEditor, request?: APIRequestContext) => Promise<Shopper>;
 }
 
 const origin = (baseURL: string | undefined) => {
@@ -405,9 +397,6 @@ export const test = base.extend<ShopFixtures>({
   },
   signInAdmin: async ({ page, baseURL }, use) => {
     await use((name, request = page.request) => signedInAdmin(request, origin(baseURL), name));
-  },
-  signInEditor: async ({ page, baseURL }, use) => {
-    await use((name, request = page.request) => signedInEditor(request, origin(baseURL), name));
   },
 });
 
