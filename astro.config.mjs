@@ -18,7 +18,7 @@ const site = process.env.SITE_URL ?? `http://${process.env.HOST ?? '127.0.0.1'}:
  */
 const PAGE_ONLY = [
   /[\\/](CatalogBrowser|Wishlist|OrderHistory|ContactForm|ResetPasswordForm|ConfirmEmailForm)\.tsx$/,
-  /[\\/]features[\\/](orders|contact|admin)[\\/]/,
+  /[\\/]features[\\/](orders|contact|admin|editor)[\\/]/,
   /[\\/]features[\\/]favorites[\\/]wishlist\./,
 ];
 

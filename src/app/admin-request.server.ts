@@ -1,7 +1,8 @@
 import type { APIContext, AstroGlobal } from 'astro';
 import { type AdminCaller, type AdminDeps, adminNotFound, adminOf } from '@/features/admin/admin.server';
 import type { AdminOrderDeps } from '@/features/admin/order-routes.server';
-import { cookieJar } from '@/server/http.server';
+import { type EditorCaller, editorOf } from '@/features/editor/editors.server';
+import { cookieJar, fromAnotherSite } from '@/server/http.server';
 import { getServices, type Services } from './services.server';
 
 // The admin's requests, resolved against the running server's services: pages and endpoints under /admin start here.
@@ -48,4 +49,24 @@ export function adminPage(astro: AstroGlobal): Promise<AdminContext | null> {
 export function adminOrderDeps(services: Services): AdminOrderDeps {
   const { db, auth, payments, nudgeOutbox, config } = services;
   return { db, auth, payments, nudgeOutbox, adminEmails: config.adminEmails, timeZone: config.shopTimeZone };
+}
+
+/** A catalogue editor's page caller: the editor (an admin, or an account with the editor role), and the services. */
+export interface EditorContext extends EditorCaller {
+  services: Services;
+}
+
+/**
+ * For a catalogue editor's page (rendered on demand): the editor, or null for anyone else and for any request another
+ * site's page made (a link or a form elsewhere, with the editor's cookie); the page then renders the site's 404, as
+ * every admin page does for a stranger.
+ */
+export async function editorPage(astro: AstroGlobal): Promise<EditorContext | null> {
+  if (fromAnotherSite(astro.request)) return null;
+  const services = await getServices();
+  const caller = await editorOf(
+    { db: services.db, auth: services.auth, adminEmails: services.config.adminEmails },
+    cookieJar(astro.request, astro.cookies),
+  );
+  return caller && { ...caller, services };
 }

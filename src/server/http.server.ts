@@ -27,6 +27,7 @@ export const MAX_BODY_BYTES = 16 * 1024;
 export const BODY_TIMEOUT_MS = 10_000;
 
 type BodyText = { text: string } | { response: Response };
+type BodyBytes = { bytes: Buffer } | { response: Response };
 
 /**
  * Stops reading a body without waiting for the stop to complete: cancelling a Node request's stream settles only once
@@ -42,10 +43,16 @@ function abandon(body: ReadableStream | ReadableStreamDefaultReader | null | und
  * cancelled after BODY_TIMEOUT_MS.
  */
 async function readBodyText(request: Request, maxBytes = MAX_BODY_BYTES): Promise<BodyText> {
+  const body = await readBodyBytes(request, maxBytes);
+  return 'response' in body ? body : { text: body.bytes.toString('utf8') };
+}
+
+/** A body's bytes, read within `maxBytes` and the time limit as readBodyText reads text (a picture upload). */
+export async function readBodyBytes(request: Request, maxBytes: number): Promise<BodyBytes> {
   // Made only when needed: a Response costs more than reading a small body (2.5 % of a cart save in a profile).
   const tooLarge = () => ({ response: problem(413, 'too_large', 'The request body is too large.') });
   const declared = Number(request.headers.get('content-length') ?? '0');
-  if (!request.body) return { text: '' };
+  if (!request.body) return { bytes: Buffer.alloc(0) };
   if (!Number.isFinite(declared) || declared > maxBytes) {
     abandon(request.body);
     return tooLarge();
@@ -75,7 +82,7 @@ async function readBodyText(request: Request, maxBytes = MAX_BODY_BYTES): Promis
   } finally {
     clearTimeout(timer);
   }
-  return { text: Buffer.concat(chunks).toString('utf8') };
+  return { bytes: Buffer.concat(chunks) };
 }
 
 /**

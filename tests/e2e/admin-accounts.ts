@@ -5,6 +5,9 @@
  */
 export const E2E_ADMINS = [
   'owner',
+  'editors', // catalogue-editing.spec.ts, as the two below
+  'catalogue-axe',
+  'catalogue-css',
   'phone',
   'a11y',
   'reviews',
@@ -28,3 +31,13 @@ export const E2E_ADMINS = [
 export type E2EAdmin = (typeof E2E_ADMINS)[number];
 
 export const adminEmail = (name: E2EAdmin) => `${name}@admins.aurelia.test`;
+
+/**
+ * Accounts for the catalogue editor's journeys: ordinary accounts (not in ADMIN_EMAILS) that an admin grants the editor
+ * role in the test itself. Each is used by one test.
+ */
+export const E2E_EDITORS = ['catalogue'] as const;
+
+export type E2EEditor = (typeof E2E_EDITORS)[number];
+
+export const editorEmail = (name: E2EEditor) => `${name}@editors.aurelia.test`;

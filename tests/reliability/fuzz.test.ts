@@ -70,6 +70,10 @@ function templates(): Record<string, unknown> {
     'POST /api/admin/messages': { id: 1, read: true },
     'POST /api/admin/orders/[id]/status': { status: 'shipped' },
     'POST /api/admin/orders/[id]/refund': { amountCents: 100 },
+    'POST /api/admin/catalogue/products/[slug]': { base: 0, fields: { price: 47, name: 'Clinical Scrubs' } },
+    'POST /api/admin/catalogue/undo': { revision: 1 },
+    'POST /api/admin/catalogue/products': { from: '07-kojic-acid-soap.md', name: 'Rose Soap', sku: 'AUR-ROSE-1' },
+    'POST /api/admin/editors': { email: 'shopper@example.com', editor: true },
   };
 }
 

@@ -141,6 +141,9 @@ export async function signedIn(shop: TestShop, email: string, password = 'lavend
 export const WATCHED_TABLES = [
   'admin_actions',
   'auth_tokens',
+  'catalogue_pictures',
+  'catalogue_publishes',
+  'catalogue_revisions',
   'checkouts',
   'contact_messages',
   'newsletter_subscribers',
@@ -154,6 +157,7 @@ export const WATCHED_TABLES = [
   'product_reviews',
   'shipping_quotes',
   'shop_admins',
+  'shop_editors',
   'stock_holds',
   'stock_levels',
   'stock_settings',

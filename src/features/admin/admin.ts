@@ -11,9 +11,11 @@ export const ADMIN_SECTIONS: readonly { href: string; label: string; count?: { o
   { href: '/admin/sales', label: 'Sales' },
   { href: '/admin/orders', label: 'Orders' },
   { href: '/admin/stock', label: 'Stock', count: { of: 'lowStock', what: 'low' } },
+  { href: '/admin/catalogue', label: 'Catalogue' },
   { href: '/admin/reviews', label: 'Reviews', count: { of: 'pendingReviews', what: 'awaiting approval' } },
   { href: '/admin/messages', label: 'Messages', count: { of: 'unreadMessages', what: 'unread' } },
   { href: '/admin/subscribers', label: 'Subscribers' },
+  { href: '/admin/editors', label: 'Editors' },
   { href: '/admin/activity', label: 'Activity' },
 ];
 
@@ -28,6 +30,8 @@ export const ACTION_LABELS: Record<string, string> = {
   'stock.set': 'Stock count set',
   'stock.threshold': 'Low-stock threshold set',
   'stock.restock': 'Items put back in stock',
+  'editor.grant': 'Editor role granted',
+  'editor.remove': 'Editor role removed',
   ...ORDER_ACTION_LABELS,
 };
 

@@ -1,0 +1,65 @@
+import { type SubmitEvent, useId, useState } from 'react';
+import { api } from '@/lib/api';
+
+interface Props {
+  /** The products to start from: file and name. */
+  products: { file: string; name: string }[];
+}
+
+/** A new product, started as a copy of another (its pictures and texts), with its own name and SKU. */
+export default function NewProduct(props: Props) {
+  const id = useId();
+  const [from, setFrom] = useState(props.products[0]?.file ?? '');
+  const [name, setName] = useState('');
+  const [sku, setSku] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function create(e: SubmitEvent<HTMLFormElement>) {
+    e.preventDefault();
+    setBusy(true);
+    const r = await api<{ slug: string }>('/api/admin/catalogue/products', { from, name, sku });
+    setBusy(false);
+    if (!r.ok) return setError(`Not created: ${r.message}`);
+    window.location.assign(`/admin/catalogue/${r.data.slug}`);
+  }
+
+  return (
+    <details className="editor-new">
+      <summary>New product</summary>
+      <form onSubmit={create} noValidate>
+        <p className="field-hint">
+          A new product starts as a copy of another: change what differs, then save. It gets the next free address (/product/…);
+          shoppers see it once the catalogue is published.
+        </p>
+        <div className="field">
+          <label htmlFor={`${id}-from`}>Start from</label>
+          <select id={`${id}-from`} value={from} onChange={(e) => setFrom(e.target.value)}>
+            {props.products.map((p) => (
+              <option key={p.file} value={p.file}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-name`}>Name</label>
+          <input id={`${id}-name`} value={name} autoComplete="off" onChange={(e) => setName(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-sku`}>SKU</label>
+          <input id={`${id}-sku`} value={sku} autoComplete="off" onChange={(e) => setSku(e.target.value)} />
+          <p className="field-hint">Upper-case letters, digits and dashes; no other product may have it.</p>
+        </div>
+        {error && (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        )}
+        <button type="submit" className="btn" disabled={busy}>
+          Create product
+        </button>
+      </form>
+    </details>
+  );
+}
