@@ -6,7 +6,15 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'astro/zod';
 import type { Sql } from '@/server/db/database.server';
-import { PICTURES_DIR, projectRoot, SEED_PRODUCTS_DIR, seedFiles } from './catalogue-files.server';
+import {
+  liveRevision,
+  PICTURES_DIR,
+  projectRoot,
+  type SavedFile,
+  SEED_PRODUCTS_DIR,
+  savedCatalogue,
+  seedFiles,
+} from './catalogue-files.server';
 import { catalogueProblem, fileProblems, IMAGE_NAME, PRODUCT_FILE, PRODUCTS_DIR } from './catalogue-guard';
 import type { EditorCaller } from './editors.server';
 import { pictureName, pictureProblem } from './pictures';
@@ -19,28 +27,8 @@ import {
   summariseChange,
 } from './product-text';
 
-/** One product file as saved: its text and the save it comes from (0: the seed's text, never saved). */
-interface SavedFile {
-  text: string;
-  revision: number;
-}
-
 /** A lock every save takes for its transaction: saves are checked against the catalogue one after the other. */
 const SAVE_LOCK = 'select pg_advisory_xact_lock(2801130)';
-
-/**
- * The catalogue as saved (`upTo`: as of that save, e.g. what is live): the seed with each file's newest save over it.
- */
-async function savedCatalogue(tx: Sql, upTo?: number): Promise<Map<string, SavedFile>> {
-  const files = new Map([...(await seedFiles())].map(([name, text]) => [name, { text, revision: 0 }]));
-  const rows = await tx.query<{ file: string; contents: string; id: string | number }>(
-    `select distinct on (file) file, contents, id from public.catalogue_revisions
-      where $1::bigint is null or id <= $1::bigint order by file, id desc`,
-    [upTo ?? null],
-  );
-  for (const row of rows) files.set(row.file, { text: row.contents, revision: Number(row.id) });
-  return new Map([...files].sort(([a], [b]) => a.localeCompare(b)));
-}
 
 /** The names of the pictures editors uploaded. */
 async function uploadedNames(tx: Sql): Promise<Set<string>> {
@@ -55,14 +43,6 @@ const seedPictureExists = (name: string) =>
 async function allPictures(tx: Sql): Promise<string[]> {
   const seed = (await readdir(join(projectRoot(), SEED_PRODUCTS_DIR, PICTURES_DIR))).filter((n) => IMAGE_NAME.test(n));
   return [...new Set([...seed, ...(await uploadedNames(tx))])].sort();
-}
-
-/** The newest save that is live (what shoppers see); 0 while the seed is. */
-async function liveRevision(tx: Sql): Promise<number> {
-  const [row] = await tx.query<{ up_to_revision: string | number }>(
-    `select up_to_revision from public.catalogue_publishes where status = 'live' order by id desc limit 1`,
-  );
-  return Number(row?.up_to_revision ?? 0);
 }
 
 /** The guard's question for the shop: the catalogue as saved, pictures in the seed's folder or uploaded. */

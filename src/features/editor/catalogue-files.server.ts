@@ -3,8 +3,8 @@
 // pictures they uploaded (public.catalogue_pictures). A publish builds from exactly this; the editor's form reads it.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Database } from '@/server/db/database.server';
-import { serviceStatement } from '@/server/db/roles.server';
+import type { Database, Sql } from '@/server/db/database.server';
+import { asService, serviceStatement } from '@/server/db/roles.server';
 
 /** Where the catalogue's seed lives, relative to the project root (the build's glob loader reads it by default). */
 export const SEED_PRODUCTS_DIR = 'content/products';
@@ -26,30 +26,40 @@ export async function seedFiles(root = projectRoot()): Promise<ProductFiles> {
   return new Map(await Promise.all(names.map(async (name) => [name, await readFile(join(dir, name), 'utf8')] as const)));
 }
 
+/** A product file as saved: its text, and the save it comes from (0: the seed's). */
+export interface SavedFile {
+  text: string;
+  revision: number;
+}
+
 /**
- * The product files as of save `upTo` (every save when omitted): the seed, each file replaced by its newest save at or
- * before it, and files that exist only as saves added.
+ * The product files as of save `upTo` (every save when omitted; what is live: liveRevision), read through `sql`, a
+ * service_role connection or transaction: the seed, each file replaced by its newest save at or before `upTo`, and
+ * files that exist only as saves (new products) added. Sorted by name.
  */
-export async function catalogueFiles(db: Database, upTo?: number, root = projectRoot()): Promise<ProductFiles> {
-  const files = await seedFiles(root);
-  const rows = await serviceStatement<{ file: string; contents: string }>(
-    db,
-    `select distinct on (file) file, contents from public.catalogue_revisions
-      where $1::bigint is null or id <= $1::bigint
-      order by file, id desc`,
+export async function savedCatalogue(sql: Sql, upTo?: number, root = projectRoot()): Promise<Map<string, SavedFile>> {
+  const files = new Map([...(await seedFiles(root))].map(([name, text]) => [name, { text, revision: 0 }]));
+  const rows = await sql.query<{ file: string; contents: string; id: string | number }>(
+    `select distinct on (file) file, contents, id from public.catalogue_revisions
+      where $1::bigint is null or id <= $1::bigint order by file, id desc`,
     [upTo ?? null],
   );
-  for (const { file, contents } of rows) files.set(file, contents);
+  for (const row of rows) files.set(row.file, { text: row.contents, revision: Number(row.id) });
   return new Map([...files].sort(([a], [b]) => a.localeCompare(b)));
 }
 
-/** The newest save's id (0 when nothing was saved): what a publish started now includes. */
-export async function newestSave(db: Database): Promise<number> {
-  const [row] = await serviceStatement<{ id: string | number | null }>(
-    db,
-    'select max(id) as id from public.catalogue_revisions',
+/** The product files' texts as of save `upTo` (see savedCatalogue), as service_role. */
+export async function catalogueFiles(db: Database, upTo?: number, root = projectRoot()): Promise<ProductFiles> {
+  const saved = await asService(db, (tx) => savedCatalogue(tx, upTo, root));
+  return new Map([...saved].map(([name, { text }]) => [name, text]));
+}
+
+/** The newest save that is live (what shoppers see); 0 while the seed is. */
+export async function liveRevision(sql: Sql): Promise<number> {
+  const [row] = await sql.query<{ up_to_revision: string | number }>(
+    `select up_to_revision from public.catalogue_publishes where status = 'live' order by id desc limit 1`,
   );
-  return Number(row?.id ?? 0);
+  return Number(row?.up_to_revision ?? 0);
 }
 
 /** The pictures editors uploaded, by name. Names never change their bytes (see the migration), so every one is taken. */
