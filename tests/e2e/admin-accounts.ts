@@ -26,6 +26,7 @@ export const E2E_ADMINS = [
   'sales',
   'stock',
   'publish',
+  'publish-load',
 ] as const;
 
 export type E2EAdmin = (typeof E2E_ADMINS)[number];
