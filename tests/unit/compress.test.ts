@@ -57,6 +57,17 @@ const routes: Record<string, (res: http.ServerResponse) => unknown> = {
     res.write('<p>part two</p>');
     res.end('</html>');
   },
+  '/page-three-parts': async (res) => {
+    res.writeHead(200, html);
+    res.write(`<!DOCTYPE html><title>Orders</title>${'<p>part one</p>'.repeat(100)}`);
+    await waitForClient();
+    const first = releasedInTime;
+    res.write('<p>part two</p>'.repeat(100));
+    // Waits again: the client releases it once part two has arrived, before the page has ended.
+    await waitForClient();
+    releasedInTime &&= first;
+    res.end('</html>');
+  },
   '/page-small-first': async (res) => {
     res.writeHead(404, html);
     res.write('<!DOCTYPE html><title>Not found</title>');
@@ -200,6 +211,16 @@ describe('on-demand answers are compressed for clients that accept it', () => {
     expect(releasedInTime).toBe(true);
     expect(headers['content-encoding']).toBe('br');
     expect(page).toMatch(/^<!DOCTYPE html><title>Not found<\/title>(<p>more<\/p>)+<\/html>$/);
+  });
+
+  it('a later part of a streamed page arrives before the page ends, not held until it does', async () => {
+    const started = performance.now();
+    const { headers, text: page } = await streamed('/page-three-parts', 'br', '<p>part one</p>');
+    expect(releasedInTime).toBe(true);
+    expect(headers['content-encoding']).toBe('br');
+    expect(page).toMatch(/^<!DOCTYPE html><title>Orders<\/title>(<p>part one<\/p>)+(<p>part two<\/p>)+<\/html>$/);
+    // Flushed within a few tens of milliseconds (FLUSH_EVERY_MS), far from the 3 s the handler would wait.
+    expect(performance.now() - started).toBeLessThan(1500);
   });
 
   it('Server-Sent Events are never compressed, and each event arrives as it is sent', async () => {
