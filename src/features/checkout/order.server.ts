@@ -23,6 +23,7 @@ import {
   holdStock,
   itemLabel,
   keyOf,
+  openAndHold,
   releaseCheckout,
   sameItem,
   sellStock,
@@ -161,34 +162,39 @@ export async function startCheckout(
     }
   }
 
-  const [row] = await serviceStatement<{ id: string }>(
+  // Stored and held in one statement, before the payment is opened: a checkout that cannot have its items never
+  // reaches the card form (and is not kept).
+  const { id: checkoutId, hold } = await openAndHold(
     db,
-    `insert into public.checkouts (user_id, lines, address, rate, parcel_weight_lb, subtotal_cents, shipping_cents, tax_cents,
-         total_cents, content_hash)
-       values ($1, $2::text::jsonb, $3::text::jsonb, $4::text::jsonb, $5, $6, $7, $8, $9, $10) returning id`,
-    [userId, ...checkoutValues(lines, address, rate, parcel.weightLb, totals), contentHash],
+    {
+      user_id: userId,
+      lines,
+      address,
+      rate,
+      parcel_weight_lb: parcel.weightLb,
+      subtotal_cents: totals.subtotalCents,
+      shipping_cents: totals.shippingCents,
+      tax_cents: totals.taxCents,
+      total_cents: totals.totalCents,
+      content_hash: contentHash,
+    },
+    lines,
   );
-  if (!row) throw new Error('the checkout insert returned no row');
-  // Held before the payment is opened: a checkout that cannot have its items never reaches the card form.
-  const hold = await holdStock(db, row.id, lines);
-  if (!hold.held) {
-    await serviceStatement(db, `delete from public.checkouts where id = $1 and payment_intent_id is null`, [row.id]);
-    return outOfStock(hold.counted, catalogue);
-  }
+  if (!checkoutId) return outOfStock(hold.counted, catalogue);
   let intent: PaymentIntent;
   try {
     intent = await payments.createIntent({
       amountCents: totals.totalCents,
-      metadata: { ...metadata, checkout_id: row.id },
-      idempotencyKey: `checkout:${row.id}:${contentHash}`,
+      metadata: { ...metadata, checkout_id: checkoutId },
+      idempotencyKey: `checkout:${checkoutId}:${contentHash}`,
       shipping: paymentShipping(address),
     });
   } catch (error) {
     // No payment, so nothing may stay held for it.
-    await releaseCheckout(db, row.id);
+    await releaseCheckout(db, checkoutId);
     throw error;
   }
-  await serviceStatement(db, `update public.checkouts set payment_intent_id = $2 where id = $1`, [row.id, intent.id]);
+  await serviceStatement(db, `update public.checkouts set payment_intent_id = $2 where id = $1`, [checkoutId, intent.id]);
   return { ok: true, clientSecret: intent.clientSecret, paymentIntentId: intent.id, amountCents: totals.totalCents, totals };
 }
 

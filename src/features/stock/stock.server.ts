@@ -104,6 +104,28 @@ export async function holdStock(db: Database, checkoutId: string, lines: readonl
   return { held: !isShort(counted), counted };
 }
 
+/**
+ * Stores a new checkout (`checkout`: its columns, as public.checkouts names them) and holds its lines as holdStock does,
+ * in one statement: one round trip and one commit, where an order with counted items paid for two (the hold's commit
+ * waited for its write to the log). When the lines do not all fit the checkout is not kept: `id` is null.
+ */
+export async function openAndHold(
+  db: Database,
+  checkout: Record<string, unknown>,
+  lines: readonly WantedLine[],
+): Promise<{ id: string | null; hold: HoldResult }> {
+  const [row] = await serviceStatement<{ opened: { id: string; counted: CountedLine[] } | string }>(
+    db,
+    `select app_private.open_checkout($1::text::jsonb, $2::text::jsonb, now() + make_interval(mins => $3)) as opened`,
+    [JSON.stringify(checkout), stockLines(lines), HOLD_MINUTES],
+  );
+  if (!row) throw new Error('open_checkout returned no row');
+  const opened = jsonColumn<{ id: string; counted: CountedLine[] }>(row.opened);
+  const counted = opened.counted ?? [];
+  const held = !isShort(counted);
+  return { id: held ? opened.id : null, hold: { held, counted } };
+}
+
 /** Lets go of what a checkout holds (its payment could not be opened). */
 export async function releaseCheckout(db: Database, checkoutId: string): Promise<void> {
   await serviceStatement(db, `delete from public.stock_holds where checkout_id = $1`, [checkoutId]);
