@@ -20,6 +20,10 @@ import { cartProblem } from '../cart/cart.rules';
 import { type Shortfall, STOCK_MESSAGES, shortfallMessage } from '../stock/stock';
 import {
   type CountedLine,
+  clientKey,
+  type Holder,
+  type HoldResult,
+  holdCapFor,
   holdStock,
   itemLabel,
   keyOf,
@@ -72,14 +76,16 @@ export const CHECKOUT_PROBLEMS = {
 
 export type StartResult =
   | { ok: true; clientSecret: string; paymentIntentId: string; amountCents: number; totals: OrderTotals }
-  | { ok: false; status: 400 | 409; message: string; code?: 'out_of_stock' };
+  | { ok: false; status: 400 | 409; message: string; code?: 'out_of_stock' | 'hold_limit' };
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
 /**
  * Prices a checkout from the catalogue and the quoted rate, stores it, and opens a payment for exactly its total.
  * When this browser already opened one for the same shopper and it can still change, that payment is updated (or
- * reused as it is, when nothing changed) rather than a second one opened.
+ * reused as it is, when nothing changed) rather than a second one opened. `client` is a guest's client address (and
+ * the shop's per-address factor): what one guest may hold at once is capped by it, as a signed-in shopper's is by
+ * their account (HOLD_CAP).
  */
 export async function startCheckout(
   db: Database,
@@ -87,7 +93,10 @@ export async function startCheckout(
   catalogue: CatalogueIndex,
   userId: string | null,
   body: PaymentIntentBody,
+  client?: { clientAddress: string; addressLimitFactor: number },
 ): Promise<StartResult> {
+  const holder: Holder | null = userId ? { userId } : (client ?? null);
+  const cap = holdCapFor(holder);
   // The cart's own rules, out of stock included ('Line 1: <name> is out of stock.', the message PUT /api/cart gives).
   const problem = cartProblem(body.lines, catalogue);
   if (problem) return { ok: false, status: 400, message: problem };
@@ -122,8 +131,8 @@ export async function startCheckout(
       // the items went meanwhile, the payment is refused before the card is charged. A payment already under way or
       // made is left to the sale, which decides when the order is recorded.
       if (previous.intent.status === 'requires_payment_method' || previous.intent.status === 'requires_action') {
-        const hold = await holdStock(db, previous.checkoutId, lines);
-        if (!hold.held) return outOfStock(hold.counted, catalogue);
+        const hold = await holdStock(db, previous.checkoutId, lines, cap);
+        if (!hold.held) return notHeld(hold, catalogue);
       }
       return {
         ok: true,
@@ -135,8 +144,8 @@ export async function startCheckout(
     }
     if (previous.intent.status === 'requires_payment_method') {
       // The changed cart is held first: what no longer fits is refused, and the payment stays as it was.
-      const hold = await holdStock(db, previous.checkoutId, lines);
-      if (!hold.held) return outOfStock(hold.counted, catalogue);
+      const hold = await holdStock(db, previous.checkoutId, lines, cap);
+      if (!hold.held) return notHeld(hold, catalogue);
       let intent: PaymentIntent;
       try {
         intent = await payments.updateIntent(previous.intent.id, {
@@ -177,10 +186,12 @@ export async function startCheckout(
       tax_cents: totals.taxCents,
       total_cents: totals.totalCents,
       content_hash: contentHash,
+      client_key: holder && 'clientAddress' in holder ? clientKey(holder.clientAddress) : null,
     },
     lines,
+    cap,
   );
-  if (!checkoutId) return outOfStock(hold.counted, catalogue);
+  if (!checkoutId) return notHeld(hold, catalogue);
   let intent: PaymentIntent;
   try {
     intent = await payments.createIntent({
@@ -198,9 +209,21 @@ export async function startCheckout(
   return { ok: true, clientSecret: intent.clientSecret, paymentIntentId: intent.id, amountCents: totals.totalCents, totals };
 }
 
-/** The refusal of a checkout whose counted items are not all there, naming each and how many are left. */
-function outOfStock(counted: Parameters<typeof shortfalls>[0], catalogue: CatalogueIndex): StartResult {
-  return { ok: false, status: 409, code: 'out_of_stock', message: shortfallMessage(shortfalls(counted, catalogue)) };
+/**
+ * The refusal of a checkout that could not be held: its counted items are not all there (naming each and how many
+ * are left), or its shopper already holds so many of one in other checkouts that this one would pass the cap.
+ */
+function notHeld(hold: HoldResult, catalogue: CatalogueIndex): StartResult {
+  if (hold.overCap.length === 0)
+    return { ok: false, status: 409, code: 'out_of_stock', message: shortfallMessage(shortfalls(hold.counted, catalogue)) };
+  return {
+    ok: false,
+    status: 409,
+    code: 'hold_limit',
+    message: hold.overCap
+      .map((c) => STOCK_MESSAGES.heldElsewhere({ label: itemLabel(catalogue, c), held: c.heldElsewhere ?? 0, cap: hold.cap }))
+      .join(' '),
+  };
 }
 
 /** The ship-to address as the payment carries it. */
