@@ -87,11 +87,13 @@ const setStatus = (orderId: string, status: string) =>
 async function keptAndCounted(zone: string) {
   return asService(db, async (tx) => {
     const kept = await tx.query(
-      `select day::text, orders, revenue_cents::bigint::text as revenue, tax_cents::text as tax,
-              shipping_cents::text as shipping, units::text, cancelled, refunds, refunded_cents::text as refunded
+      `select day::text, sum(orders)::int as orders, sum(revenue_cents)::bigint::text as revenue,
+              sum(tax_cents)::text as tax, sum(shipping_cents)::text as shipping, sum(units)::text as units,
+              sum(cancelled)::int as cancelled, sum(refunds)::int as refunds, sum(refunded_cents)::text as refunded
          from app_private.sales_days
-        where (orders, revenue_cents, tax_cents, shipping_cents, units, cancelled, refunds, refunded_cents)
-              <> (0, 0, 0, 0, 0, 0, 0, 0)
+        group by day
+       having (sum(orders), sum(revenue_cents), sum(tax_cents), sum(shipping_cents), sum(units), sum(cancelled),
+               sum(refunds), sum(refunded_cents)) <> (0, 0, 0, 0, 0, 0, 0, 0)
         order by day`,
     );
     const counted = await tx.query(
@@ -113,8 +115,11 @@ async function keptAndCounted(zone: string) {
       [zone],
     );
     const keptItems = await tx.query(
-      `select day::text, product_id, color, size, units::text, sales_cents::text as sales, name
-         from app_private.sales_day_items where units <> 0 or sales_cents <> 0
+      `select day::text, product_id, color, size, sum(units)::text as units, sum(sales_cents)::text as sales,
+              (array_agg(name order by last_item_id desc nulls last))[1] as name
+         from app_private.sales_day_items
+        group by day, product_id, color, size
+       having sum(units) <> 0 or sum(sales_cents) <> 0
         order by day, product_id, color nulls first, size nulls first`,
     );
     const countedItems = await tx.query(
@@ -134,7 +139,8 @@ async function keptAndCounted(zone: string) {
         where status not in ('cancelled', 'canceled') group by 1 order by 1`,
     );
     const keptWho = await tx.query(
-      `select day::text, email, orders from app_private.sales_day_customers where orders <> 0 order by day, email`,
+      `select day::text, email, sum(orders)::int as orders from app_private.sales_day_customers
+        group by day, email having sum(orders) <> 0 order by day, email`,
     );
     const countedWho = await tx.query(
       `select (created_at at time zone $1)::date::text as day, lower(customer_email) as email, count(*)::int as orders

@@ -201,10 +201,14 @@ async function dayRows(tx: Sql, period: SalesPeriod, timeZone: string, rolled: b
   const previous = dayEnds(period.previous);
   const current = dayEnds(period.current);
   const whole = await tx.query<DayRow>(
-    `select d.day >= $3::date as current, d.day::text as day, d.orders, d.revenue_cents as revenue, d.tax_cents as tax,
-            d.shipping_cents as shipping, d.units, d.cancelled, d.refunds, d.refunded_cents as refunded
+    // A day's totals may be in several slots (rows written by commits side by side): added up.
+    `select d.day >= $3::date as current, d.day::text as day, sum(d.orders)::int as orders,
+            sum(d.revenue_cents)::bigint as revenue, sum(d.tax_cents)::bigint as tax,
+            sum(d.shipping_cents)::bigint as shipping, sum(d.units)::bigint as units, sum(d.cancelled)::int as cancelled,
+            sum(d.refunds)::int as refunds, sum(d.refunded_cents)::bigint as refunded
        from app_private.sales_days d
-      where (d.day >= $1::date and d.day < $2::date) or (d.day >= $3::date and d.day < $4::date)`,
+      where (d.day >= $1::date and d.day < $2::date) or (d.day >= $3::date and d.day < $4::date)
+      group by d.day`,
     [previous.first, previous.last, current.first, current.last],
   );
   const lastDays = await placedDayRows(
@@ -238,8 +242,9 @@ async function peopleRow(tx: Sql, period: SalesPeriod, timeZone: string, rolled:
     `with seen as (
        select c.email, c.day >= $7::date as current
          from app_private.sales_day_customers c
-        where $9 and c.orders > 0
+        where $9
           and ((c.day >= $5::date and c.day < $6::date) or (c.day >= $7::date and c.day < $8::date))
+        group by c.day, c.email having sum(c.orders) > 0
        union all
        select lower(o.customer_email), o.created_at >= $3::text::timestamptz
          from public.orders o
@@ -350,11 +355,10 @@ export async function topSellers(
         where o.created_at >= $3::text::timestamptz and o.created_at < $4::text::timestamptz
           and o.status not in (${CANCELLED})),
      -- Each item as bought, with its latest piece: a few dozen rows, however many days or orders the span has.
-     bought as (
-       select l.product_id, l.color, l.size, sum(l.units) as units, sum(l.sales) as sales, max(l.item_id) as item_id
-         from lines l group by 1, 2, 3),
      named as (
-       select b.*, l.name from bought b left join lines l on l.item_id = b.item_id)
+       select l.product_id, l.color, l.size, sum(l.units) as units, sum(l.sales) as sales, max(l.item_id) as item_id,
+              (array_agg(l.name order by l.item_id desc nulls last))[1] as name
+         from lines l group by 1, 2, 3)
      select variant, product_id, name, color, size, units, sales from (
        select g.*, row_number() over (partition by variant order by ${order}, product_id, color, size) as rank
          from (select grouping(n.color, n.size) = 0 as variant, n.product_id, n.color, n.size,
