@@ -1,3 +1,4 @@
+import { keepSalesTotalsIn } from '@/features/admin/sales.server';
 import { getProducts } from '@/features/catalog/catalog.server';
 import { syncCatalogue } from '@/features/catalog/catalog-sync.server';
 import { labelJob, orderChangeEmailJob, orderEmailJob, shippedEmailJob } from '@/features/checkout/fulfilment.server';
@@ -111,6 +112,8 @@ async function start(): Promise<Services> {
   const config = loadConfig();
   const db = config.database.kind === 'postgres' ? openPostgres(config.database.url) : await openPglite(config.database.dir);
   await migrate(db);
+  if (await keepSalesTotalsIn(db, config.shopTimeZone))
+    log.info({ timeZone: config.shopTimeZone }, 'sales totals rebuilt in the shop time zone');
 
   const created = await createMail(config.mail);
   const mail = observedMail(created.mail);

@@ -18,6 +18,7 @@ describe('configuration', () => {
       shopEmail: 'orders@aurelia-care.com',
       payments: { kind: 'test' },
       limits: LIMITS,
+      addressLimitFactor: 1,
       shipping: { kind: 'rate-table' },
       address: { kind: 'none' },
       backups: { dir: '.data/backups', everyMs: null, keep: 7 },
@@ -262,7 +263,9 @@ describe('configuration', () => {
   });
 
   it('lets a shop whose shoppers share addresses multiply the per-address limits, and only those', () => {
-    const { limits } = loadConfig({ ADDRESS_LIMIT_FACTOR: '10' });
+    const { limits, addressLimitFactor } = loadConfig({ ADDRESS_LIMIT_FACTOR: '10' });
+    // The factor itself too: what one guest's address may hold of an item at once is multiplied by it (stock.server.ts).
+    expect(addressLimitFactor).toBe(10);
     expect(limits.signupPerAddress).toEqual({ limit: 200, windowSeconds: 3600 });
     expect(limits.loginPerAddress).toEqual({ limit: 500, windowSeconds: 300 });
     expect(limits.contactPerAddress.limit).toBe(50);

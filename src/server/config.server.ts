@@ -230,6 +230,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       : ({ kind: 'test' } as const),
     /** The rate limits, per-address ones multiplied by ADDRESS_LIMIT_FACTOR (see limitsFor). */
     limits: limitsFor(parsed.ADDRESS_LIMIT_FACTOR),
+    /** How many shoppers may share one client address: every per-address limit is multiplied by it. */
+    addressLimitFactor: parsed.ADDRESS_LIMIT_FACTOR,
     shipping: shippingConfig(env),
     address: addressConfig(env),
     /** Backups of the embedded database: where (`npm run backup` writes there too) and, when set, how often and how many. */

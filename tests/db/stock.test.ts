@@ -3,7 +3,8 @@
  * where concurrent transactions really overlap): a checkout holds its counted items as its payment opens, for
  * HOLD_MINUTES; a checkout that cannot have them is refused before any payment; a paid order turns the hold into a
  * sale once; a failed payment lets go; a payment that outlived its hold gets the items when they are still there and
- * is refunded in full when they are not; cancelling or refunding an order puts its items back when the owner says so.
+ * is refunded in full when they are not; cancelling or refunding an order puts its items back when the owner says so;
+ * one shopper (an account, or a guest's client address) holds at most HOLD_CAP of an item across their checkouts.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AdminCaller } from '@/features/admin/admin.server';
@@ -13,7 +14,7 @@ import { type PaymentIntentBody, recordOrder, startCheckout } from '@/features/c
 import { handlePaymentEvent } from '@/features/checkout/payment-events.server';
 import { quoteRates } from '@/features/checkout/rates.server';
 import { soldOutRefundJob } from '@/features/checkout/sold-out.server';
-import { HOLD_MINUTES, releaseHolds, sellStock } from '@/features/stock/stock.server';
+import { HOLD_CAP, HOLD_MINUTES, releaseHolds, sellStock } from '@/features/stock/stock.server';
 import { asService } from '@/server/db/roles.server';
 import { captureLogs } from '@/server/log.server';
 import type { MailMessage } from '@/server/mail/mail.port';
@@ -436,6 +437,85 @@ describe(`stock on ${TEST_DATABASE_KIND}`, () => {
     expect(await onHand(soap())).toBe(1);
   });
 
+  describe(`what one shopper can hold at once (${HOLD_CAP} of an item across their checkouts)`, () => {
+    const guest = (clientAddress: string, addressLimitFactor = 1) => ({ clientAddress, addressLimitFactor });
+    /** Opens a new checkout (no payment opened before) as a signed-in shopper or a guest from a client address. */
+    const startAs = async (lines: Line[], who: { userId: string } | { clientAddress: string; addressLimitFactor: number }) =>
+      startCheckout(
+        db,
+        payments,
+        catalogue,
+        'userId' in who ? who.userId : null,
+        { lines, address, rateId: await rateFor(lines) },
+        'userId' in who ? undefined : who,
+      );
+
+    it('a guest’s client address: checkouts that would pass the cap are refused in the shopper’s words, nothing held', async () => {
+      await count(soap(), 100);
+      const me = guest('203.0.113.7');
+      expect(await startAs([soap(3)], me)).toMatchObject({ ok: true });
+      const before = await intents();
+      expect(await startAs([soap(3)], me)).toEqual({
+        ok: false,
+        status: 409,
+        code: 'hold_limit',
+        message:
+          'You already have 3 of Kojic Acid Soap set aside in another checkout, and we hold up to 5 for one shopper at a time. Please lower the quantity in your cart to 2, or finish that checkout first.',
+      });
+      expect(await intents()).toBe(before);
+      expect(await startAs([soap(2)], me)).toMatchObject({ ok: true });
+      expect(await startAs([soap(1), oil(5)], me)).toMatchObject({
+        ok: false,
+        code: 'hold_limit',
+        message:
+          'You already have 5 of Kojic Acid Soap set aside in another checkout, the most we hold for one shopper at a time. Please finish that checkout first, or try again when it lapses, within 15 minutes.',
+      });
+      expect(await available(soap())).toBe(95);
+      // Another client address is another guest; an item not counted has no cap (nothing is held of it).
+      expect(await startAs([soap(5)], guest('198.51.100.2'))).toMatchObject({ ok: true });
+      for (let i = 0; i < 3; i++) expect(await startAs([oil(5)], me)).toMatchObject({ ok: true });
+      // Shoppers sharing an address (ADDRESS_LIMIT_FACTOR 2): twice the cap for it.
+      expect(await startAs([soap(5)], guest('203.0.113.7', 2))).toMatchObject({ ok: true });
+      expect(await startAs([soap(1)], guest('203.0.113.7', 2))).toMatchObject({ ok: false, code: 'hold_limit' });
+    });
+
+    it('a signed-in account, wherever it checks out from; its own checkout paying again is not held against it', async () => {
+      await count(scrubs(1, 'black', 'S'), 10);
+      const { sub } = await newShopper(db, 'cap');
+      const me = { userId: sub };
+      const first = await startAs([scrubs(4, 'black', 'S')], me);
+      if (!first.ok) throw new Error(first.message);
+      expect(await startAs([scrubs(2, 'black', 'S')], me)).toMatchObject({
+        ok: false,
+        code: 'hold_limit',
+        message:
+          'You already have 4 of Clinical Scrubs (Black, S) set aside in another checkout, and we hold up to 5 for one shopper at a time. Please lower the quantity in your cart to 1, or finish that checkout first.',
+      });
+      // A guest on the same client address is not this account.
+      expect(await startAs([scrubs(5, 'black', 'S')], guest('127.0.0.1'))).toMatchObject({ ok: true });
+      // The same checkout again (Pay pressed, a declined card): its own hold is replaced, not added to.
+      const again = await startCheckout(db, payments, catalogue, sub, {
+        lines: [scrubs(4, 'black', 'S')],
+        address,
+        rateId: await rateFor([scrubs(4, 'black', 'S')]),
+        previousClientSecret: first.clientSecret,
+      });
+      expect(again).toMatchObject({ ok: true, paymentIntentId: first.paymentIntentId });
+      // Once the first hold lapses (or its payment fails), the account may hold again.
+      await lapse(first.paymentIntentId);
+      expect(await startAs([scrubs(1, 'black', 'S')], me)).toMatchObject({ ok: true });
+    });
+
+    it('ten checkouts of one shopper at once for a well-stocked item: no more than the cap is held', async () => {
+      await count(soap(), 100);
+      const me = guest('192.0.2.44');
+      const attempts = await Promise.all(Array.from({ length: 10 }, () => startAs([soap(1)], me)));
+      expect(attempts.filter((a) => a.ok)).toHaveLength(HOLD_CAP);
+      for (const refused of attempts.filter((a) => !a.ok)) expect(refused).toMatchObject({ status: 409, code: 'hold_limit' });
+      expect(await available(soap())).toBe(100 - HOLD_CAP);
+    });
+  });
+
   describe('putting an order’s items back', () => {
     let me: AdminCaller;
     beforeEach(async () => {
@@ -518,7 +598,8 @@ describe(`stock on ${TEST_DATABASE_KIND}`, () => {
         'select * from public.stock_levels',
         `update public.stock_levels set on_hand = 100`,
         `insert into public.stock_levels (product_id, on_hand) values (6, 1)`,
-        `select app_private.hold_stock(gen_random_uuid(), '[]', now())`,
+        `select app_private.hold_stock(gen_random_uuid(), '[]', now(), 5)`,
+        `select app_private.open_checkout('{}', '[]', now(), 5)`,
         `select app_private.restock_order(gen_random_uuid())`,
       ])
         await expect(as(sql), `${role}: ${sql}`).rejects.toMatchObject({ code: '42501' });

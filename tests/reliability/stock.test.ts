@@ -2,7 +2,8 @@
  * Stock through the endpoints, as the built server runs them (src/middleware.ts in front; PGlite, or PostgreSQL with
  * TEST_DATABASE_URL): only the owner sets counts (a guest or shopper gets the 404 of a path that does not exist, a
  * request from another site is refused before it), twenty shoppers paying at once for the last three get exactly three
- * orders, and anyone can read what is left. tests/db/stock.test.ts covers the rules themselves.
+ * orders, one shopper cannot hold more than 5 of an item across checkouts, and anyone can read what is left.
+ * tests/db/stock.test.ts covers the rules themselves (a guest's client address among them).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -321,5 +322,44 @@ describe('shoppers and the counts', () => {
     expect(retry.status).toBe(409);
     expect(await retry.json()).toMatchObject({ error: { code: 'out_of_stock' } });
     expect(other.paymentIntentId).not.toBe(mine.paymentIntentId);
+  });
+
+  it('one signed-in shopper holds at most 5 of an item across checkouts: another checkout is refused in their words', async () => {
+    await expectJson(setCounts({ counts: [{ productId: 2, onHand: 100 }] }, owner), 200);
+    const butter = (quantity: number): WireLine => ({ productId: 2, quantity, selectedColor: null, selectedSize: null });
+    const first = await expectJson<OpenedCheckout>(guestCheckout(shopper, [butter(4)]), 200);
+    // A second checkout (another tab, another device) is not a way to hold more.
+    const second = await guestCheckout(shopper, [butter(2)]);
+    expect(second.status).toBe(409);
+    expect(await second.json()).toEqual({
+      error: {
+        code: 'hold_limit',
+        message:
+          'You already have 4 of Turmeric Body Butter set aside in another checkout, and we hold up to 5 for one shopper at a time. Please lower the quantity in your cart to 1, or finish that checkout first.',
+      },
+    });
+    expect(await expectJson<OpenedCheckout>(guestCheckout(shopper, [butter(1)]), 200)).toMatchObject({
+      amountCents: expect.any(Number),
+    });
+    // Their first checkout paying again is not held against them; a guest is someone else.
+    const { rates } = await expectJson<{ rates: { object_id: string }[] }>(
+      call(apiRequest('POST', '/api/shippo-rates', { toAddress: ADDRESS, lines: [butter(4)] }), { jar: shopper }),
+      200,
+    );
+    const again = await call(
+      apiRequest('POST', '/api/create-payment-intent', {
+        lines: [butter(4)],
+        address: ADDRESS,
+        rateId: rates[0]?.object_id,
+        previousClientSecret: first.client_secret,
+      }),
+      { jar: shopper },
+    );
+    expect(again.status).toBe(200);
+    expect((await guestCheckout(browser(), [butter(5)])).status).toBe(200);
+    const [held] = await shop.db.query<{ n: number }>(
+      `select sum(quantity)::int as n from public.stock_holds where product_id = 2 and expires_at > now()`,
+    );
+    expect(held?.n).toBe(4 + 1 + 5);
   });
 });

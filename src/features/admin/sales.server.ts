@@ -1,7 +1,8 @@
 import { orderNumber, STATUS_LABELS, statusOf, variantLabel } from '@/features/orders/orders';
 import { refundCountsSql, refundedCentsSql } from '@/features/orders/refunds.server';
 import type { CookieJar } from '@/server/auth/auth.port';
-import { jsonColumn, type Sql } from '@/server/db/database.server';
+import { type Database, jsonColumn, type Sql } from '@/server/db/database.server';
+import { serviceStatement } from '@/server/db/roles.server';
 import { problem } from '@/server/http.server';
 import { type AdminCaller, type AdminDeps, recordAction, requireAdminOf } from './admin.server';
 import { csvRow, csvStream } from './csv.server';
@@ -22,8 +23,10 @@ import {
 } from './sales';
 
 // What sold: the overview's figures for a period and the one before it, and the orders as CSV for the accounts. Every
-// figure is added up by the database (a few grouped queries over the period's orders, through indexes), never by
-// reading every order into the server. Money is integer cents until it is written.
+// figure is added up by the database, never by reading every order into the server: whole days from the totals kept
+// per day as orders, refunds and cancellations are written (migration 20261130080000_sales_rollup.sql, which repeats
+// the rules below in SQL; tests/db/sales-rollup.test.ts holds the two to the same numbers), each span's last day (it
+// ends at now) from its orders. Money is integer cents until it is written.
 //
 // What counts, in one place (the page says the same):
 // - An order counts on the shop's day it was placed (SHOP_TIME_ZONE), in the period it was placed in.
@@ -131,8 +134,8 @@ interface DayRow {
   refunded: unknown;
 }
 
-/** Both spans' money, orders and units, a row for each day with orders: one grouped query. */
-async function dayRows(tx: Sql, period: SalesPeriod, timeZone: string): Promise<DayRow[]> {
+/** Both spans' money, orders and units from the orders themselves, a row for each day with orders: one grouped query. */
+async function placedDayRows(tx: Sql, bounds: string[], timeZone: string): Promise<DayRow[]> {
   return tx.query<DayRow>(
     `with placed as (${PLACED}),
      refunds as (
@@ -157,33 +160,117 @@ async function dayRows(tx: Sql, period: SalesPeriod, timeZone: string): Promise<
        left join refunds r on r.order_id = p.id
        left join units u on u.order_id = p.id
       group by p.current, p.day`,
-    [...spanBounds(period), timeZone],
+    [...bounds, timeZone],
   );
+}
+
+/**
+ * Whether the totals kept per day (app_private.sales_days, sales_day_items and sales_day_customers, written with every
+ * order, refund and cancellation) are in `timeZone`: they are in the shop's, which the server sets at start. Another
+ * zone (a test asking for UTC) is answered from the orders themselves.
+ */
+async function rolledUpIn(tx: Sql, timeZone: string): Promise<boolean> {
+  const [row] = await tx.query<{ time_zone: string }>('select time_zone from app_private.sales_zone');
+  return row?.time_zone === timeZone;
+}
+
+/**
+ * Puts the day totals in the shop's time zone, rebuilding them from the orders when they are in another (the owner
+ * changed SHOP_TIME_ZONE). Run at start, after the migrations; returns whether it rebuilt them.
+ */
+export async function keepSalesTotalsIn(db: Database, timeZone: string): Promise<boolean> {
+  const [row] = await serviceStatement<{ rebuilt: boolean }>(db, 'select app_private.sales_use_zone($1) as rebuilt', [timeZone]);
+  return row?.rebuilt ?? false;
+}
+
+/** The first and the last of a span's days. */
+function dayEnds(span: Pick<Span, 'days'>): { first: Day; last: Day } {
+  const first = span.days[0];
+  const last = span.days.at(-1);
+  if (!first || !last) throw new Error('A span has at least one day.');
+  return { first, last };
+}
+
+/**
+ * Both spans' money, orders and units, a row for each day with orders. Whole days come from the day totals (a row a
+ * day: a year is a few hundred rows, not thousands of orders); each span's last day, which ends at `now` or as far
+ * into it, from its orders.
+ */
+async function dayRows(tx: Sql, period: SalesPeriod, timeZone: string, rolled: boolean): Promise<DayRow[]> {
+  if (!rolled) return placedDayRows(tx, spanBounds(period), timeZone);
+  const previous = dayEnds(period.previous);
+  const current = dayEnds(period.current);
+  const whole = await tx.query<DayRow>(
+    // A day's totals may be in several slots (rows written by commits side by side): added up.
+    `select d.day >= $3::date as current, d.day::text as day, sum(d.orders)::int as orders,
+            sum(d.revenue_cents)::bigint as revenue, sum(d.tax_cents)::bigint as tax,
+            sum(d.shipping_cents)::bigint as shipping, sum(d.units)::bigint as units, sum(d.cancelled)::int as cancelled,
+            sum(d.refunds)::int as refunds, sum(d.refunded_cents)::bigint as refunded
+       from app_private.sales_days d
+      where (d.day >= $1::date and d.day < $2::date) or (d.day >= $3::date and d.day < $4::date)
+      group by d.day`,
+    [previous.first, previous.last, current.first, current.last],
+  );
+  const lastDays = await placedDayRows(
+    tx,
+    [
+      at(startOfDay(previous.last, timeZone)),
+      at(period.previous.end),
+      at(startOfDay(current.last, timeZone)),
+      at(period.current.end),
+    ],
+    timeZone,
+  );
+  return [...whole, ...lastDays];
 }
 
 type PeopleRow = Record<'customers' | 'previous_customers' | 'new_customers' | 'previous_new', number>;
 
-/** Both spans' customers and new customers. */
-async function peopleRow(tx: Sql, period: SalesPeriod): Promise<PeopleRow | undefined> {
-  // Customers: each address of the spans once, then its first order that was not cancelled (one index probe an address).
+/**
+ * Both spans' customers and new customers: each address of the spans once (whole days from who ordered on each day,
+ * kept as orders are written; with `rolled`, else and for each span's last day from the orders), and how many
+ * addresses' first order that was not cancelled (kept in app_private.sales_customers) falls in each span.
+ */
+async function peopleRow(tx: Sql, period: SalesPeriod, timeZone: string, rolled: boolean): Promise<PeopleRow | undefined> {
+  const previous = dayEnds(period.previous);
+  const current = dayEnds(period.current);
+  // From the orders: the spans whole, or their last days only.
+  const placed = rolled
+    ? [startOfDay(previous.last, timeZone), period.previous.end, startOfDay(current.last, timeZone), period.current.end]
+    : [period.previous.start, period.previous.end, period.current.start, period.current.end];
   const [row] = await tx.query<PeopleRow>(
     `with seen as (
-       select lower(o.customer_email) as email,
-              bool_or(o.created_at >= $3::text::timestamptz) as current,
-              bool_or(o.created_at < $2::text::timestamptz) as previous
+       select c.email, c.day >= $7::date as current
+         from app_private.sales_day_customers c
+        where $9
+          and ((c.day >= $5::date and c.day < $6::date) or (c.day >= $7::date and c.day < $8::date))
+        group by c.day, c.email having sum(c.orders) > 0
+       union all
+       select lower(o.customer_email), o.created_at >= $3::text::timestamptz
          from public.orders o
         where o.created_at >= $1::text::timestamptz and o.created_at < $4::text::timestamptz
           and (o.created_at < $2::text::timestamptz or o.created_at >= $3::text::timestamptz)
-          and o.status not in (${CANCELLED})
-        group by 1)
-     select (count(*) filter (where s.current))::int as customers,
-            (count(*) filter (where s.previous))::int as previous_customers,
-            (count(*) filter (where s.current and f.first >= $3::text::timestamptz))::int as new_customers,
-            (count(*) filter (where s.previous and f.first >= $1::text::timestamptz))::int as previous_new
-       from seen s
-       cross join lateral (select min(e.created_at) as first from public.orders e
-                            where lower(e.customer_email) = s.email and e.status not in (${CANCELLED})) f`,
-    spanBounds(period),
+          and o.status not in (${CANCELLED})),
+     -- Grouped (a hash of the addresses), not count(distinct …), which sorts them.
+     who as (select s.email, bool_or(s.current) as current, bool_or(not s.current) as previous from seen s group by 1)
+     select (select count(*) from who where who.current)::int as customers,
+            (select count(*) from who where who.previous)::int as previous_customers,
+            (select count(*) from app_private.sales_customers c
+              where c.first_at >= $10::timestamptz and c.first_at < $12::timestamptz)::int as new_customers,
+            (select count(*) from app_private.sales_customers c
+              where c.first_at >= $11::timestamptz and c.first_at < $13::timestamptz)::int as previous_new`,
+    [
+      ...placed.map(at),
+      previous.first,
+      previous.last,
+      current.first,
+      current.last,
+      rolled,
+      at(period.current.start),
+      at(period.previous.start),
+      at(period.current.end),
+      at(period.previous.end),
+    ],
   );
   return row;
 }
@@ -227,21 +314,27 @@ function toFigures(period: SalesPeriod, rows: DayRow[], people: PeopleRow | unde
 
 /** Both spans' figures and days, in one transaction. */
 export async function salesFigures(tx: Sql, period: SalesPeriod, timeZone: string): Promise<Figures> {
-  return toFigures(period, await dayRows(tx, period, timeZone), await peopleRow(tx, period));
+  const rolled = await rolledUpIn(tx, timeZone);
+  return toFigures(period, await dayRows(tx, period, timeZone, rolled), await peopleRow(tx, period, timeZone, rolled));
 }
 
 /**
  * The period's best sellers (orders not cancelled): by product, and by variant (colour and size, for the products that
- * have them), ordered by `by` and then by the other. One pass over the period's items, grouped both ways at once.
+ * have them), ordered by `by` and then by the other, each named as its latest piece sold in the span was. Items are
+ * grouped both ways at once; with `rolled` (the day totals are in the span's time zone) the whole days come from the
+ * totals per day and item, and only the span's last day from its orders' items.
  */
 export async function topSellers(
   tx: Sql,
-  span: Pick<Span, 'start' | 'end'>,
+  span: Pick<Span, 'start' | 'end'> & Partial<Pick<Span, 'days'>>,
   by: TopOrder,
   limit = TOP_COUNT,
+  rolled?: { timeZone: string },
 ): Promise<{ products: TopSeller[]; variants: TopSeller[] }> {
   // `by` is one of two words, never text from the request.
   const order = by === 'revenue' ? 'sales desc, units desc' : 'units desc, sales desc';
+  const days = rolled && span.days ? dayEnds({ days: span.days }) : undefined;
+  const itemsFrom = rolled && days ? startOfDay(days.last, rolled.timeZone) : span.start;
   const rows = await tx.query<{
     variant: boolean;
     product_id: number;
@@ -251,20 +344,33 @@ export async function topSellers(
     units: unknown;
     sales: unknown;
   }>(
-    `select variant, product_id, name, color, size, units, sales from (
+    `with lines as (
+       select d.product_id, d.color, d.size, d.units, d.sales_cents as sales, d.last_item_id as item_id, d.name
+         from app_private.sales_day_items d
+        where d.day >= $1::date and d.day < $2::date
+       union all
+       select i.product_id, i.selected_color, i.selected_size, i.quantity::bigint, i.quantity::bigint * i.price_cents,
+              i.id, i.product_name
+         from public.orders o join public.order_items i on i.order_id = o.id
+        where o.created_at >= $3::text::timestamptz and o.created_at < $4::text::timestamptz
+          and o.status not in (${CANCELLED})),
+     -- Each item as bought, with its latest piece: a few dozen rows, however many days or orders the span has.
+     named as (
+       select l.product_id, l.color, l.size, sum(l.units) as units, sum(l.sales) as sales, max(l.item_id) as item_id,
+              (array_agg(l.name order by l.item_id desc nulls last))[1] as name
+         from lines l group by 1, 2, 3)
+     select variant, product_id, name, color, size, units, sales from (
        select g.*, row_number() over (partition by variant order by ${order}, product_id, color, size) as rank
-         from (select grouping(i.selected_color, i.selected_size) = 0 as variant, i.product_id,
-                      i.selected_color as color, i.selected_size as size,
-                      (array_agg(i.product_name order by i.id desc))[1] as name,
-                      sum(i.quantity)::bigint as units, sum(i.quantity::bigint * i.price_cents)::bigint as sales
-                 from public.orders o join public.order_items i on i.order_id = o.id
-                where o.created_at >= $1::text::timestamptz and o.created_at < $2::text::timestamptz
-                  and o.status not in (${CANCELLED})
-                group by grouping sets ((i.product_id), (i.product_id, i.selected_color, i.selected_size))) g
+         from (select grouping(n.color, n.size) = 0 as variant, n.product_id, n.color, n.size,
+                      (array_agg(n.name order by n.item_id desc nulls last))[1] as name,
+                      sum(n.units)::bigint as units, sum(n.sales)::bigint as sales
+                 from named n
+                group by grouping sets ((n.product_id), (n.product_id, n.color, n.size))
+               having sum(n.units) > 0) g
         where not g.variant or g.color is not null or g.size is not null) ranked
-      where rank <= $3
+      where rank <= $5
       order by variant, rank`,
-    [at(span.start), at(span.end), limit],
+    [days?.first ?? null, days?.last ?? null, at(itemsFrom), at(span.end), limit],
   );
   const seller = (r: (typeof rows)[number]): TopSeller => ({
     productId: num(r.product_id),
@@ -288,9 +394,9 @@ export async function salesOverview(
   by: TopOrder = 'units',
 ): Promise<SalesOverview> {
   const [rows, people, top] = await Promise.all([
-    run((tx) => dayRows(tx, period, timeZone)),
-    run((tx) => peopleRow(tx, period)),
-    run((tx) => topSellers(tx, period.current, by)),
+    run(async (tx) => dayRows(tx, period, timeZone, await rolledUpIn(tx, timeZone))),
+    run(async (tx) => peopleRow(tx, period, timeZone, await rolledUpIn(tx, timeZone))),
+    run(async (tx) => topSellers(tx, period.current, by, TOP_COUNT, (await rolledUpIn(tx, timeZone)) ? { timeZone } : undefined)),
   ]);
   return { period, ...toFigures(period, rows, people), ...top };
 }

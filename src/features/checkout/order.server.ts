@@ -20,9 +20,14 @@ import { cartProblem } from '../cart/cart.rules';
 import { type Shortfall, STOCK_MESSAGES, shortfallMessage } from '../stock/stock';
 import {
   type CountedLine,
+  clientKey,
+  type Holder,
+  type HoldResult,
+  holdCapFor,
   holdStock,
   itemLabel,
   keyOf,
+  openAndHold,
   releaseCheckout,
   sameItem,
   sellStock,
@@ -71,14 +76,16 @@ export const CHECKOUT_PROBLEMS = {
 
 export type StartResult =
   | { ok: true; clientSecret: string; paymentIntentId: string; amountCents: number; totals: OrderTotals }
-  | { ok: false; status: 400 | 409; message: string; code?: 'out_of_stock' };
+  | { ok: false; status: 400 | 409; message: string; code?: 'out_of_stock' | 'hold_limit' };
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
 /**
  * Prices a checkout from the catalogue and the quoted rate, stores it, and opens a payment for exactly its total.
  * When this browser already opened one for the same shopper and it can still change, that payment is updated (or
- * reused as it is, when nothing changed) rather than a second one opened.
+ * reused as it is, when nothing changed) rather than a second one opened. `client` is a guest's client address (and
+ * the shop's per-address factor): what one guest may hold at once is capped by it, as a signed-in shopper's is by
+ * their account (HOLD_CAP).
  */
 export async function startCheckout(
   db: Database,
@@ -86,7 +93,10 @@ export async function startCheckout(
   catalogue: CatalogueIndex,
   userId: string | null,
   body: PaymentIntentBody,
+  client?: { clientAddress: string; addressLimitFactor: number },
 ): Promise<StartResult> {
+  const holder: Holder | null = userId ? { userId } : (client ?? null);
+  const cap = holdCapFor(holder);
   // The cart's own rules, out of stock included ('Line 1: <name> is out of stock.', the message PUT /api/cart gives).
   const problem = cartProblem(body.lines, catalogue);
   if (problem) return { ok: false, status: 400, message: problem };
@@ -121,8 +131,8 @@ export async function startCheckout(
       // the items went meanwhile, the payment is refused before the card is charged. A payment already under way or
       // made is left to the sale, which decides when the order is recorded.
       if (previous.intent.status === 'requires_payment_method' || previous.intent.status === 'requires_action') {
-        const hold = await holdStock(db, previous.checkoutId, lines);
-        if (!hold.held) return outOfStock(hold.counted, catalogue);
+        const hold = await holdStock(db, previous.checkoutId, lines, cap);
+        if (!hold.held) return notHeld(hold, catalogue);
       }
       return {
         ok: true,
@@ -134,8 +144,8 @@ export async function startCheckout(
     }
     if (previous.intent.status === 'requires_payment_method') {
       // The changed cart is held first: what no longer fits is refused, and the payment stays as it was.
-      const hold = await holdStock(db, previous.checkoutId, lines);
-      if (!hold.held) return outOfStock(hold.counted, catalogue);
+      const hold = await holdStock(db, previous.checkoutId, lines, cap);
+      if (!hold.held) return notHeld(hold, catalogue);
       let intent: PaymentIntent;
       try {
         intent = await payments.updateIntent(previous.intent.id, {
@@ -161,40 +171,59 @@ export async function startCheckout(
     }
   }
 
-  const [row] = await serviceStatement<{ id: string }>(
+  // Stored and held in one statement, before the payment is opened: a checkout that cannot have its items never
+  // reaches the card form (and is not kept).
+  const { id: checkoutId, hold } = await openAndHold(
     db,
-    `insert into public.checkouts (user_id, lines, address, rate, parcel_weight_lb, subtotal_cents, shipping_cents, tax_cents,
-         total_cents, content_hash)
-       values ($1, $2::text::jsonb, $3::text::jsonb, $4::text::jsonb, $5, $6, $7, $8, $9, $10) returning id`,
-    [userId, ...checkoutValues(lines, address, rate, parcel.weightLb, totals), contentHash],
+    {
+      user_id: userId,
+      lines,
+      address,
+      rate,
+      parcel_weight_lb: parcel.weightLb,
+      subtotal_cents: totals.subtotalCents,
+      shipping_cents: totals.shippingCents,
+      tax_cents: totals.taxCents,
+      total_cents: totals.totalCents,
+      content_hash: contentHash,
+      client_key: holder && 'clientAddress' in holder ? clientKey(holder.clientAddress) : null,
+    },
+    lines,
+    cap,
   );
-  if (!row) throw new Error('the checkout insert returned no row');
-  // Held before the payment is opened: a checkout that cannot have its items never reaches the card form.
-  const hold = await holdStock(db, row.id, lines);
-  if (!hold.held) {
-    await serviceStatement(db, `delete from public.checkouts where id = $1 and payment_intent_id is null`, [row.id]);
-    return outOfStock(hold.counted, catalogue);
-  }
+  if (!checkoutId) return notHeld(hold, catalogue);
   let intent: PaymentIntent;
   try {
     intent = await payments.createIntent({
       amountCents: totals.totalCents,
-      metadata: { ...metadata, checkout_id: row.id },
-      idempotencyKey: `checkout:${row.id}:${contentHash}`,
+      metadata: { ...metadata, checkout_id: checkoutId },
+      idempotencyKey: `checkout:${checkoutId}:${contentHash}`,
       shipping: paymentShipping(address),
     });
   } catch (error) {
     // No payment, so nothing may stay held for it.
-    await releaseCheckout(db, row.id);
+    await releaseCheckout(db, checkoutId);
     throw error;
   }
-  await serviceStatement(db, `update public.checkouts set payment_intent_id = $2 where id = $1`, [row.id, intent.id]);
+  await serviceStatement(db, `update public.checkouts set payment_intent_id = $2 where id = $1`, [checkoutId, intent.id]);
   return { ok: true, clientSecret: intent.clientSecret, paymentIntentId: intent.id, amountCents: totals.totalCents, totals };
 }
 
-/** The refusal of a checkout whose counted items are not all there, naming each and how many are left. */
-function outOfStock(counted: Parameters<typeof shortfalls>[0], catalogue: CatalogueIndex): StartResult {
-  return { ok: false, status: 409, code: 'out_of_stock', message: shortfallMessage(shortfalls(counted, catalogue)) };
+/**
+ * The refusal of a checkout that could not be held: its counted items are not all there (naming each and how many
+ * are left), or its shopper already holds so many of one in other checkouts that this one would pass the cap.
+ */
+function notHeld(hold: HoldResult, catalogue: CatalogueIndex): StartResult {
+  if (hold.overCap.length === 0)
+    return { ok: false, status: 409, code: 'out_of_stock', message: shortfallMessage(shortfalls(hold.counted, catalogue)) };
+  return {
+    ok: false,
+    status: 409,
+    code: 'hold_limit',
+    message: hold.overCap
+      .map((c) => STOCK_MESSAGES.heldElsewhere({ label: itemLabel(catalogue, c), held: c.heldElsewhere ?? 0, cap: hold.cap }))
+      .join(' '),
+  };
 }
 
 /** The ship-to address as the payment carries it. */

@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { CatalogueIndex } from '@/features/catalog/catalog';
 import { type Database, jsonColumn, type Sql } from '@/server/db/database.server';
 import { serviceStatement } from '@/server/db/roles.server';
-import { cartId } from '../cart/cart';
+import { cartId, MAX_QUANTITY } from '../cart/cart';
 import type { Shortfall, StockAnswer } from './stock';
 
 // Stock on the server (decision 007): holds taken as a checkout's payment is opened, sales as its order is recorded,
@@ -17,6 +18,24 @@ import type { Shortfall, StockAnswer } from './stock';
  */
 export const HOLD_MINUTES = 15;
 
+/**
+ * The most of one item one shopper may hold at once across their live checkouts: one cart line's worth. Without it a
+ * client could open checkout after checkout, each holding more, and keep the last items from everyone for the whole
+ * hold; with it, more checkouts hold no more. A guest is known by their client address, which several shoppers can
+ * share (an office, a carrier's network), so theirs is multiplied by ADDRESS_LIMIT_FACTOR, as every per-address limit.
+ */
+export const HOLD_CAP = MAX_QUANTITY;
+
+/** Who holds a checkout's items, for HOLD_CAP: a signed-in shopper's account, or a guest's client address. */
+export type Holder = { userId: string } | { clientAddress: string; addressLimitFactor: number };
+
+/** What the checkout row keeps of a guest's client address: a hash, since it is only ever compared. */
+export const clientKey = (clientAddress: string) => createHash('sha256').update(`client:${clientAddress}`).digest('hex');
+
+/** The cap for this holder: HOLD_CAP, times the per-address factor for a guest. */
+export const holdCapFor = (holder: Holder | null): number =>
+  holder && 'clientAddress' in holder ? HOLD_CAP * holder.addressLimitFactor : HOLD_CAP;
+
 /** A counted item as the database keys it: '' for no colour or no size. */
 export interface StockKey {
   productId: number;
@@ -28,6 +47,8 @@ export interface StockKey {
 export interface CountedLine extends StockKey {
   wanted: number;
   available: number;
+  /** When held: what the same shopper holds of the item in their other live checkouts. */
+  heldElsewhere?: number;
 }
 
 interface WantedLine {
@@ -85,23 +106,60 @@ export function shortfalls(counted: readonly CountedLine[], catalogue: Catalogue
 export interface HoldResult {
   held: boolean;
   counted: CountedLine[];
+  /** The lines that would take the shopper past `cap` (with what they hold elsewhere): nothing was held for them. */
+  overCap: CountedLine[];
+  cap: number;
 }
 
 const isShort = (counted: readonly CountedLine[]) => counted.some((c) => c.wanted > c.available);
 
 /**
- * Holds the checkout's lines for HOLD_MINUTES from now, replacing what it held, when every counted line fits; else
- * changes nothing. One statement: of any number of checkouts wanting the last items at once, only as many as there
- * are items are held (each locks the counts first, then reads the others' holds).
+ * Holds the checkout's lines for HOLD_MINUTES from now, replacing what it held, when every counted line fits and none
+ * takes its shopper (the checkout's account, or its guest's client address) past `cap` of the item across their live
+ * checkouts; else changes nothing. One statement: of any number of checkouts wanting the last items at once, only as
+ * many as there are items are held, and of one shopper's, only up to the cap (each locks the counts first, then reads
+ * the others' holds).
  */
-export async function holdStock(db: Database, checkoutId: string, lines: readonly WantedLine[]): Promise<HoldResult> {
+export async function holdStock(
+  db: Database,
+  checkoutId: string,
+  lines: readonly WantedLine[],
+  cap = HOLD_CAP,
+): Promise<HoldResult> {
   const [row] = await serviceStatement<{ counted: CountedLine[] | string }>(
     db,
-    `select app_private.hold_stock($1, $2::text::jsonb, now() + make_interval(mins => $3)) as counted`,
-    [checkoutId, stockLines(lines), HOLD_MINUTES],
+    `select app_private.hold_stock($1, $2::text::jsonb, now() + make_interval(mins => $3), $4) as counted`,
+    [checkoutId, stockLines(lines), HOLD_MINUTES, cap],
   );
-  const counted = jsonColumn<CountedLine[]>(row?.counted ?? '[]');
-  return { held: !isShort(counted), counted };
+  return holdResult(jsonColumn<CountedLine[]>(row?.counted ?? '[]'), cap);
+}
+
+/** What a hold answered, read: held, or why not (short of stock, or past the cap for `cap`). */
+function holdResult(counted: CountedLine[], cap: number): HoldResult {
+  const overCap = isShort(counted) ? [] : counted.filter((c) => c.wanted + (c.heldElsewhere ?? 0) > cap);
+  return { held: !isShort(counted) && overCap.length === 0, counted, overCap, cap };
+}
+
+/**
+ * Stores a new checkout (`checkout`: its columns, as public.checkouts names them) and holds its lines as holdStock does,
+ * in one statement: one round trip and one commit, where an order with counted items paid for two (the hold's commit
+ * waited for its write to the log). When the lines cannot be held the checkout is not kept: `id` is null.
+ */
+export async function openAndHold(
+  db: Database,
+  checkout: Record<string, unknown>,
+  lines: readonly WantedLine[],
+  cap = HOLD_CAP,
+): Promise<{ id: string | null; hold: HoldResult }> {
+  const [row] = await serviceStatement<{ opened: { id: string; counted: CountedLine[] } | string }>(
+    db,
+    `select app_private.open_checkout($1::text::jsonb, $2::text::jsonb, now() + make_interval(mins => $3), $4) as opened`,
+    [JSON.stringify(checkout), stockLines(lines), HOLD_MINUTES, cap],
+  );
+  if (!row) throw new Error('open_checkout returned no row');
+  const opened = jsonColumn<{ id: string; counted: CountedLine[] }>(row.opened);
+  const hold = holdResult(opened.counted ?? [], cap);
+  return { id: hold.held ? opened.id : null, hold };
 }
 
 /** Lets go of what a checkout holds (its payment could not be opened). */

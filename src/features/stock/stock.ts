@@ -31,6 +31,16 @@ export const STOCK_MESSAGES = {
     available <= 0
       ? `${label} is out of stock. Please remove it from your cart.`
       : `Only ${available} of ${label} left. Please lower the quantity in your cart.`,
+  /**
+   * Why a checkout was refused when the shopper already holds `held` of the item in another checkout and one shopper
+   * may hold `cap` at a time (HOLD_CAP).
+   */
+  heldElsewhere: ({ label, held, cap }: { label: string; held: number; cap: number }) =>
+    held >= cap
+      ? `You already have ${held} of ${label} set aside in another checkout, the most we hold for one shopper at a time. ` +
+        'Please finish that checkout first, or try again when it lapses, within 15 minutes.'
+      : `You already have ${held} of ${label} set aside in another checkout, and we hold up to ${cap} for one shopper at ` +
+        `a time. Please lower the quantity in your cart to ${cap - held}, or finish that checkout first.`,
   /** A payment that went through after its hold lapsed, for items that were gone by then: refunded, never kept. */
   lateSoldOut: (labels: readonly string[], totalCents: number) =>
     `${labels.join(', ')} sold out while your payment was going through, so we could not place this order. ` +

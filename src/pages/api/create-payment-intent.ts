@@ -27,9 +27,11 @@ export const POST: APIRoute = async (context) => {
     await getCatalogueIndex(),
     session?.user.id ?? null,
     body.data,
+    { clientAddress: clientAddress(context, services.config), addressLimitFactor: services.config.addressLimitFactor },
   );
   if (!result.ok) {
-    // out_of_stock: an item cannot be held (the message names it and how many are left); no payment was opened.
+    // out_of_stock: an item cannot be held (the message names it and how many are left); hold_limit: the shopper
+    // already holds as many of an item in other checkouts as one shopper may; either way no payment was opened.
     const code = result.code ?? (result.status === 409 ? 'checkout_changed' : 'invalid_request');
     return problem(result.status, code, result.message);
   }
