@@ -4,22 +4,13 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeGenericAPIRouteHandler } from '@keystatic/core/api/generic';
 import type { APIContext } from 'astro';
+import { PICTURE_CONTENT_TYPES } from '@/features/editor/pictures';
 import { frontMatter, IMAGES_DIR, PRODUCTS_DIR, updateProblem } from './catalogue-guard';
 import config from './keystatic.config';
 
 /** The project whose content/ the editor changes: the directory `npm run editor` runs in. */
 const root = process.cwd();
 const keystatic = makeGenericAPIRouteHandler({ config, localBaseDirectory: root });
-
-const TYPES: Record<string, string> = {
-  svg: 'image/svg+xml',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  webp: 'image/webp',
-  avif: 'image/avif',
-  gif: 'image/gif',
-};
 
 const text = (status: number, body: string) =>
   new Response(body, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
@@ -33,7 +24,7 @@ export async function keystaticApi({ request, url }: APIContext): Promise<Respon
   const rest = url.pathname.replace(/^\/api\/keystatic\/?/, '');
   if (request.method === 'GET' && rest.startsWith('editor-image/')) {
     const name = decodeURIComponent(rest.slice('editor-image/'.length));
-    const type = TYPES[name.split('.').pop()?.toLowerCase() ?? ''];
+    const type = PICTURE_CONTENT_TYPES[name.split('.').pop()?.toLowerCase() ?? ''];
     if (!type || name.includes('/') || name.startsWith('.')) return text(404, 'Not Found');
     try {
       return new Response(await readFile(join(root, IMAGES_DIR, name)), { headers: { 'content-type': type } });
