@@ -6,7 +6,9 @@
 //    database (migrations and catalogue sync included) and again on the same one (a restart);
 // 4. the API (and pages) under load on PGlite, and on PostgreSQL when TEST_DATABASE_URL (or BENCH_DATABASE_URL) is set,
 //    in a scratch database created for the run and dropped after it (scripts/bench-api.mjs);
-// 5. the admin's sales overview with 10 000 orders, on the same engines (scripts/bench-sales.mjs).
+// 5. the admin's sales overview with 10 000 orders, on the same engines (scripts/bench-sales.mjs);
+// 6. publishing the catalogue under load: shoppers' requests through a publish and the time to the new price, on the
+//    same engines (scripts/bench-publish.mjs).
 //
 //   npm run bench [-- --skip-lighthouse] [-- --duration 10]
 import { spawn, spawnSync } from 'node:child_process';
@@ -112,8 +114,10 @@ step('scripts/bench-bytes.mjs', ['--write']);
 await coldStart();
 step('scripts/bench-api.mjs', ['--write', ...passOn]);
 step('scripts/bench-sales.mjs', ['--write']);
+step('scripts/bench-publish.mjs', ['--write']);
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 if (databaseUrl) {
   await onPostgres(databaseUrl, 'scripts/bench-api.mjs', passOn);
   await onPostgres(databaseUrl, 'scripts/bench-sales.mjs', []);
-} else console.log('\nNo TEST_DATABASE_URL: the API and sales benches ran on the embedded database only.');
+  await onPostgres(databaseUrl, 'scripts/bench-publish.mjs', []);
+} else console.log('\nNo TEST_DATABASE_URL: the API, sales and publish benches ran on the embedded database only.');
