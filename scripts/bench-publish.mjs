@@ -190,17 +190,33 @@ await cleanUp();
 const engine = databaseUrl ? 'PostgreSQL' : 'PGlite';
 const s = (ms) => (ms === null ? 'never (over 180 s)' : `${(ms / 1000).toFixed(1)} s`);
 const failures = (f) => f.errors + f.timeouts + f.non2xx;
-const row = (name, f) =>
-  `| ${name} | ${f.requests} | ${f.rps} | ${f.p99} ms | ${failures(f)} (${f.errors} connection errors, ${f.timeouts} timeouts, ${f.non2xx} not 2xx, ${f.fiveHundreds} 5xx) |`;
+const row = (name, f) => [
+  name,
+  String(f.requests),
+  String(f.rps),
+  `${f.p99} ms`,
+  `${failures(f)} (${f.errors} connection errors, ${f.timeouts} timeouts, ${f.non2xx} not 2xx, ${f.fiveHundreds} 5xx)`,
+];
+
+/** A Markdown table with its columns padded, as the project's formatter writes them. */
+function markdownTable(header, rows) {
+  const widths = header.map((_, i) => Math.max(3, ...[header, ...rows].map((cells) => cells[i].length)));
+  const line = (cells) => `| ${cells.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`;
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
 const table = [
   `${engine}, ${connections} connections (half on pages, half on the cart and checkout endpoints as a signed-in shopper), ${cpus().length} cores, load average ${loadavg()[0].toFixed(1)} at the end:`,
   '',
-  '| Run | Requests | Req/s | p99 | Failed |',
-  '| --- | --- | --- | --- | --- |',
-  row(`Pages, idle (${duration} s)`, idlePages),
-  row('Pages, during the publish', publishPages),
-  row(`Cart and checkout endpoints, idle (${duration} s)`, idleApi),
-  row('Cart and checkout endpoints, during the publish', publishApi),
+  markdownTable(
+    ['Run', 'Requests', 'Req/s', 'p99', 'Failed'],
+    [
+      row(`Pages, idle (${duration} s)`, idlePages),
+      row('Pages, during the publish', publishPages),
+      row(`Cart and checkout endpoints, idle (${duration} s)`, idleApi),
+      row('Cart and checkout endpoints, during the publish', publishApi),
+    ],
+  ),
   '',
   `From Publish to the new price on the product page and in the checkout's amount: under that load ${s(underLoad.onPage)} and ${s(underLoad.inCheckout)}, of which the build ${s(underLoad.buildMs)} (it runs at a lower priority than the server); with nothing else running ${s(idle.onPage)} and ${s(idle.inCheckout)}, of which the build ${s(idle.buildMs)}. The shopper was ${stillSignedIn ? 'still' : 'NOT'} signed in afterwards.`,
 ].join('\n');
