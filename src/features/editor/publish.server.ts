@@ -250,8 +250,10 @@ function astroBuild(root: string, env: Record<string, string>, signal: AbortSign
       signal,
       timeout: BUILD_TIMEOUT_MS,
     });
-    // Shoppers' requests first: the build takes what the server leaves.
-    if (child.pid) setPriority(child.pid, 10);
+    // Shoppers' requests first: the build takes what the server leaves (where the system lets a process be lowered).
+    try {
+      if (child.pid) setPriority(child.pid, 10);
+    } catch {}
     let output = '';
     const keep = (chunk: Buffer) => {
       output = (output + chunk.toString('utf8')).slice(-64_000);
