@@ -17,17 +17,13 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { flag, option } from './bench-args.mjs';
 import { startShop } from './bench-shop.mjs';
 import { freePort } from './free-port.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
-const args = process.argv.slice(2);
-const option = (name) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
 const databaseUrl = option('--postgres') ?? process.env.BENCH_DATABASE_URL;
-const write = args.includes('--write');
+const write = flag('--write');
 const duration = Number(option('--duration') ?? 10);
 const connections = Number(option('--connections') ?? 50);
 const label = option('--label') ?? 'after';

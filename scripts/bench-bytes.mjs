@@ -16,21 +16,17 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, devices } from 'playwright-core';
+import { flag, option } from './bench-args.mjs';
 import { startShop } from './bench-shop.mjs';
 import { CHROMIUM_ARGS, chromiumPath } from './chromium.mjs';
 import { freePort } from './free-port.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
-const args = process.argv.slice(2);
-const option = (name) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
 const RUNS = Number(option('--runs') ?? 3);
 const before = option('--before') ? resolve(option('--before') ?? '') : undefined;
 // What to call it in the table: its commit when it is a git checkout, else this (e.g. the commit it was exported from).
 const beforeLabel = option('--before-label');
-const write = args.includes('--write');
+const write = flag('--write');
 const PAGES = ['/', '/product/3'];
 const PHONE = 'Pixel 7';
 // The targets for a first visit, on the wire.

@@ -13,15 +13,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
+import { option } from './bench-args.mjs';
 import { startShop } from './bench-shop.mjs';
 import { freePort } from './free-port.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
-const args = process.argv.slice(2);
-const option = (name) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
 const beforeDir = option('--before');
 if (!beforeDir) throw new Error('--before <checkout> is required');
 const ROUNDS = Number(option('--rounds') ?? 5);

@@ -15,19 +15,15 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { flag, option } from './bench-args.mjs';
 import { startShop } from './bench-shop.mjs';
 import { freePort } from './free-port.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
-const args = process.argv.slice(2);
-const option = (name) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
 const databaseUrl = option('--postgres') ?? process.env.BENCH_DATABASE_URL;
 const connections = Number(option('--connections') ?? 50);
 const duration = Number(option('--duration') ?? 10);
-const write = args.includes('--write');
+const write = flag('--write');
 const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 const OWNER_EMAIL = `bench.editor.${Date.now()}@example.com`;
 const SCRUBS = '03-clinical-scrubs';

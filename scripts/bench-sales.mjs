@@ -15,20 +15,16 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
+import { flag, option } from './bench-args.mjs';
 import { startShop } from './bench-shop.mjs';
 import { freePort } from './free-port.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
-const args = process.argv.slice(2);
-const option = (name) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
 const databaseUrl = option('--postgres') ?? process.env.BENCH_DATABASE_URL;
 const ORDERS = Number(option('--orders') ?? 10_000);
 const REQUESTS = Number(option('--requests') ?? 60);
 const WARM_UP = 5;
-const write = args.includes('--write');
+const write = flag('--write');
 const ADMIN = 'bench.sales@example.com';
 /** The budget: the overview answers within this, at the p99, for every period. */
 const TARGET_MS = 300;
