@@ -168,17 +168,18 @@ const CODE = ['src', 'scripts', 'public', 'astro.config.mjs', 'package-lock.json
 
 /** A digest of the shop's code, so that a build is only reused for the code it was built from. */
 export async function codeDigest(root = projectRoot()): Promise<string> {
-  const hash = createHash('sha256');
-  const add = async (path: string): Promise<void> => {
+  // Every file read at once (about 350: a tenth of a second one after the other, before the server listens).
+  const files = async (path: string): Promise<string[]> => {
     const info = await stat(path).catch(() => null);
-    if (!info) return;
-    if (info.isDirectory()) {
-      for (const name of (await readdir(path)).sort()) await add(join(path, name));
-      return;
-    }
-    hash.update(`${relative(root, path)}\0${sha256(await readFile(path))}\0`);
+    if (!info) return [];
+    if (!info.isDirectory()) return [path];
+    const names = await readdir(path);
+    return (await Promise.all(names.map((name) => files(join(path, name))))).flat();
   };
-  for (const entry of CODE) await add(join(root, entry));
+  const paths = (await Promise.all(CODE.map((entry) => files(join(root, entry))))).flat();
+  const lines = await Promise.all(paths.map(async (path) => `${relative(root, path)}\0${sha256(await readFile(path))}\0`));
+  const hash = createHash('sha256');
+  for (const line of lines.sort()) hash.update(line);
   return hash.digest('hex');
 }
 
