@@ -138,8 +138,13 @@ export function compressing(handler, { minBytes = COMPRESS_MIN_BYTES, brotliQual
     /** When the stream was last flushed (performance.now()), 0 before its first flush. */
     let lastFlush = 0;
 
+    // A Uint8Array (what Astro writes) is viewed, not copied: as with any Node stream, a writer hands its chunk over.
     const bytesOf = (chunk, enc) =>
-      Buffer.isBuffer(chunk) ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk) : Buffer.from(String(chunk), enc);
+      Buffer.isBuffer(chunk)
+        ? chunk
+        : chunk instanceof Uint8Array
+          ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+          : Buffer.from(String(chunk), enc);
     // Node's write and end take (chunk, encoding, callback), either of the last two left out.
     const split = (enc, cb) => (typeof enc === 'function' ? [undefined, enc] : [enc, cb]);
     const sendHead = () => writeHead.call(res, res.statusCode);

@@ -80,6 +80,14 @@ const routes: Record<string, (res: http.ServerResponse) => unknown> = {
     await waitForClient();
     res.end('data: bye\n\n');
   },
+  '/page-of-views': (res) => {
+    // Parts of one larger buffer, as a stream hands them over: each a view with an offset of its own.
+    const whole = new TextEncoder().encode(`xx${viewsPage}yy`);
+    const half = 2 + Math.floor(viewsPage.length / 2);
+    res.writeHead(200, html);
+    res.write(whole.subarray(2, half));
+    res.end(whole.subarray(half, whole.length - 2));
+  },
   '/no-content': (res) => res.writeHead(204).end(),
   '/not-modified': (res) => res.writeHead(304, { etag: '"a"', 'content-type': 'text/html' }).end(),
   '/already-encoded': (res) => res.writeHead(200, { ...json, 'content-encoding': 'gzip' }).end('not really gzip'),
@@ -90,6 +98,8 @@ const routes: Record<string, (res: http.ServerResponse) => unknown> = {
     res.write('Internal server error', () => res.end());
   },
 };
+
+const viewsPage = `<!DOCTYPE html><title>Views</title>${'<p>a part of a larger buffer</p>'.repeat(80)}`;
 
 let server: http.Server;
 let port: number;
@@ -163,6 +173,13 @@ describe('on-demand answers are compressed for clients that accept it', () => {
     const answer = await request('/json-large');
     expect(answer.headers['content-encoding']).toBeUndefined();
     expect(answer.body.toString()).toBe(large);
+  });
+
+  it('a body written as views into a larger buffer is sent as those bytes, not the buffer around them', async () => {
+    for (const accept of ['br', 'gzip', 'identity']) {
+      const answer = await request('/page-of-views', { 'accept-encoding': accept });
+      expect(text(answer)).toBe(viewsPage);
+    }
   });
 
   it('answers under 1 KB are sent as they are, with their length, even when their length was not given', async () => {
