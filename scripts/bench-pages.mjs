@@ -1,21 +1,22 @@
 // Pages under load, this build against another checkout's, measured alternately (serving pages compressed
 // must cost no more than a tenth of their requests per second). Both shops run side by side on fresh embedded
-// databases (scripts/bench-shop.mjs), each with signed-in shoppers; then, round after round, each row is measured with
-// autocannon for a few seconds on one shop and then the other (the order swapped every round), so that whatever else
-// the machine is doing weighs on both alike. Prints, per row, the median requests per second and server CPU per
+// databases (scripts/bench-shop.mjs; several of each, see SHOPS), each with signed-in shoppers; then, round after round,
+// each row is measured for a few seconds (scripts/load.mjs) on one shop and then the other (the order swapped every
+// round), so that whatever else the machine is doing weighs on both alike. Prints, per row, the median requests per second and server CPU per
 // request (user + system from /proc, which a busy machine disturbs less) of each, and their ratio. Every request sends
 // the Accept-Encoding Chromium sends.
 //
-//   node scripts/bench-pages.mjs --before /path/to/other/checkout [--rounds 5] [--duration 3] [--connections 50]
+//   node scripts/bench-pages.mjs --before /path/to/other/checkout [--rounds 5] [--shops 2] [--duration 3]
+//     [--connections 50] [--only <part of a row's title>]
 //
 // The other checkout must have its own build (dist/) and node_modules (a link to this one's will do).
 import { readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import autocannon from 'autocannon';
 import { option } from './bench-args.mjs';
 import { startShop } from './bench-shop.mjs';
 import { freePort } from './free-port.mjs';
+import { load } from './load.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const beforeDir = option('--before');
@@ -24,6 +25,14 @@ const ROUNDS = Number(option('--rounds') ?? 5);
 const DURATION = Number(option('--duration') ?? 3);
 const CONNECTIONS = Number(option('--connections') ?? 50);
 const SHOPPERS = 10;
+/**
+ * Shops per side. Two processes serving one build differ by up to a sixth in CPU per request (the same code measured
+ * 6.45 and 7.54 ms per /orders answer in one run), more than the tenth this bench is to tell: each side is measured on
+ * several shops, and the medians taken over all of them.
+ */
+const SHOPS = Number(option('--shops') ?? 2);
+/** Measure only the rows whose title contains this (e.g. `--only /orders`). */
+const ONLY = option('--only');
 const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 
 /** Server CPU time so far (ms), from /proc; null where there is none. */
@@ -45,45 +54,40 @@ async function shopWithShoppers(checkout) {
   return { shop, cookies };
 }
 
-/** One autocannon run of `row` against `target`: requests per second and server CPU per request. */
-function measure(target, row) {
+/** One run of `row` against `target`: requests per second, server CPU per request, bytes per answer. */
+async function measure(target, row) {
   const { shop, cookies } = target;
-  let next = 0;
   const headers = { 'accept-encoding': BROWSER_ACCEPT_ENCODING };
-  return new Promise((done, fail) => {
-    const before = cpuMs(shop.pid);
-    autocannon(
-      {
-        url: `${shop.origin}${row.path}`,
-        connections: CONNECTIONS,
-        duration: DURATION,
-        headers,
-        ...(row.signedIn
-          ? { setupClient: (client) => client.setHeaders({ ...headers, cookie: cookies[next++ % cookies.length] }) }
-          : {}),
-      },
-      (error, result) => {
-        if (error) return fail(error);
-        const after = cpuMs(shop.pid);
-        const cpu = before === null || after === null ? Number.NaN : (after - before) / result.requests.total;
-        done({ rps: result.requests.average, cpu, bytes: result.throughput.total / result.requests.total });
-      },
-    );
+  const before = cpuMs(shop.pid);
+  const result = await load({
+    url: `${shop.origin}${row.path}`,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    status: row.status,
+    headersFor: (i) => (row.signedIn ? { ...headers, cookie: cookies[i % cookies.length] } : headers),
   });
+  const after = cpuMs(shop.pid);
+  if (result.failures > 0) throw new Error(`${row.path}: ${result.failures} answers had another status, or failed`);
+  const cpu = before === null || after === null ? Number.NaN : (after - before) / result.requests;
+  return { rps: result.rps, cpu, bytes: result.bytes / result.requests };
 }
 
 const ROWS = [
   { title: 'GET / (built page)', path: '/' },
   { title: 'GET /product/3 (built page)', path: '/product/3' },
   { title: 'GET /_astro/react.js (the largest script)', path: '' },
-  { title: 'GET /no-such-page (on-demand 404 page)', path: '/no-such-page' },
+  { title: 'GET /no-such-page (on-demand 404 page)', path: '/no-such-page', status: 404 },
   { title: `signed-in GET /orders (on-demand page), ${SHOPPERS} shoppers`, path: '/orders', signedIn: true },
   { title: 'guest GET /api/auth/session (small JSON)', path: '/api/auth/session' },
 ];
 
-const after = await shopWithShoppers(undefined);
-const before = await shopWithShoppers(resolve(beforeDir));
+/** @type {{ after: Awaited<ReturnType<typeof shopWithShoppers>>[], before: Awaited<ReturnType<typeof shopWithShoppers>>[] }} */
+const shops = { after: [], before: [] };
 try {
+  for (let i = 0; i < SHOPS; i++) {
+    shops.after.push(await shopWithShoppers(undefined));
+    shops.before.push(await shopWithShoppers(resolve(beforeDir)));
+  }
   // The largest script has a fingerprint of its own in each build.
   const react = (checkout) => {
     const name = readdirSync(join(checkout, 'dist/client/_astro')).find((f) => /^react\.[\w-]+\.js$/.test(f));
@@ -91,14 +95,15 @@ try {
     return `/_astro/${name}`;
   };
   const scripts = { after: react(root), before: react(resolve(beforeDir)) };
-  const results = ROWS.map((row) => ({ row, after: [], before: [] }));
+  const results = ROWS.filter((row) => !ONLY || row.title.includes(ONLY)).map((row) => ({ row, after: [], before: [] }));
   for (let round = 0; round < ROUNDS; round++) {
     for (const result of results) {
-      const order = round % 2 === 0 ? ['after', 'before'] : ['before', 'after'];
-      for (const which of order) {
-        const target = which === 'after' ? after : before;
-        const row = result.row.path === '' ? { ...result.row, path: scripts[which] ?? '/' } : result.row;
-        result[which].push(await measure(target, row));
+      for (let i = 0; i < SHOPS; i++) {
+        const order = (round + i) % 2 === 0 ? ['after', 'before'] : ['before', 'after'];
+        for (const which of order) {
+          const row = result.row.path === '' ? { ...result.row, path: scripts[which] ?? '/' } : result.row;
+          result[which].push(await measure(shops[which][i], row));
+        }
       }
     }
     console.log(`round ${round + 1} of ${ROUNDS} done (load average ${loadavg()[0].toFixed(1)})`);
@@ -110,7 +115,7 @@ try {
     return `| ${row.title} | ${Math.round(rb)} | ${Math.round(ra)} | **${(ra / rb).toFixed(2)}** | ${cb.toFixed(2)} ms | ${ca.toFixed(2)} ms | ${(bb / 1024).toFixed(1)} KB | ${(ba / 1024).toFixed(1)} KB |`;
   });
   console.log(
-    `\n${ROUNDS} rounds, ${DURATION} s per row and shop, ${CONNECTIONS} connections; ${cpus().length} cores, ${cpus()[0]?.model.trim()}; Node ${process.versions.node}; load average ${loadavg()[0].toFixed(1)} at the end\n`,
+    `\n${ROUNDS} rounds, ${SHOPS} shops a side, ${DURATION} s per row and shop, ${CONNECTIONS} connections; ${cpus().length} cores, ${cpus()[0]?.model.trim()}; Node ${process.versions.node}; load average ${loadavg()[0].toFixed(1)} at the end\n`,
   );
   console.log(
     [
@@ -120,6 +125,5 @@ try {
     ].join('\n'),
   );
 } finally {
-  await after.shop.stop();
-  await before.shop.stop();
+  for (const { shop } of [...shops.after, ...shops.before]) await shop.stop();
 }
