@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createBrotliDecompress, createGunzip } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compressing, recentlyCompressed } from '../../scripts/compress.mjs';
+import { compressing, negotiateEncoding, recentlyCompressed } from '../../scripts/compress.mjs';
 import { type Answer, decoded, rawRequest } from './raw-http';
 
 // On-demand answers (Astro's pages and /api JSON) compressed as they are sent (scripts/compress.mjs), as Astro's
@@ -313,5 +313,32 @@ describe('an answer sent again is compressed once', () => {
     recent.compressed(body(200), 'br', compress);
     recent.compressed(body(200), 'br', compress);
     expect(compressions).toBe(6);
+  });
+});
+
+describe('negotiation remembers the answer for a header it has seen', () => {
+  const asked = (header: string | undefined) => ({ headers: header === undefined ? {} : { 'accept-encoding': header } });
+  const negotiate = (header: string | undefined, available?: string[]) =>
+    negotiateEncoding(asked(header) as http.IncomingMessage, available);
+
+  it('gives the same answer the second time, and another for other encodings on offer', () => {
+    for (let i = 0; i < 2; i++) {
+      expect(negotiate('gzip, deflate, br, zstd')).toBe('br');
+      expect(negotiate('gzip, deflate, br, zstd', ['gzip'])).toBe('gzip');
+      expect(negotiate('gzip, deflate, br, zstd', [])).toBe('identity');
+      expect(negotiate('br;q=0, gzip')).toBe('gzip');
+      expect(negotiate(undefined)).toBe('identity');
+    }
+  });
+
+  it('still negotiates every header right past the number it keeps, and for headers too long to keep', () => {
+    for (let i = 0; i < 200; i++) {
+      expect(negotiate(`gzip;q=0.${(i % 9) + 1}, x-made-up-${i}`)).toBe('gzip');
+      expect(negotiate(`br;q=0, gzip;q=0, x-${i}`)).toBe('identity');
+    }
+    const long = `${Array.from({ length: 60 }, (_, i) => `x-${i}`).join(', ')}, gzip`;
+    expect(long.length).toBeGreaterThan(256);
+    expect(negotiate(long)).toBe('gzip');
+    expect(negotiate('gzip, deflate, br, zstd')).toBe('br');
   });
 });
