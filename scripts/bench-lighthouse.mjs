@@ -35,7 +35,8 @@ const BASELINE_PORT = Number(process.env.BENCH_BASELINE_PORT ?? 4398);
 const MAILBOX_PORT = Number(process.env.BENCH_MAILBOX_PORT ?? 4397);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const ADMIN_EMAIL = 'bench.admin@example.com';
-const LCP_BUDGET_MS = 1500;
+/** Issue 26 asks every page for at most 1.0 s (the spec's own budget is 1.5 s). */
+const LCP_BUDGET_MS = 1000;
 const JS_BUDGET = 80 * 1024;
 
 const median = (xs) => {
@@ -138,7 +139,11 @@ try {
         as: admin,
       }),
     ),
-    ...['/admin/sales', '/admin/subscribers', '/admin/activity'].map((path) => ({ path, as: admin })),
+    ...['/admin/sales', '/admin/subscribers', '/admin/activity', '/admin/editors', '/admin/catalogue'].map((path) => ({
+      path,
+      as: admin,
+    })),
+    { path: '/admin/catalogue/03-clinical-scrubs', label: '/admin/catalogue/[product]', as: admin },
   ];
 
   const base = await audit(`http://127.0.0.1:${BASELINE_PORT}/`);
@@ -406,13 +411,17 @@ The LCP ratio compares each page with a bare static page (no CSS, JS or images) 
 baseline LCP ${(base.lcp / 1000).toFixed(2)} s. JS is the gzip size of every script the page loads
 without scrolling (tests/e2e/budget.spec.ts also scrolls to the footer, so below-the-fold islands count there).
 
-Budget: every category 100, LCP ≤ 1.5 s, CLS 0, JS on \`/\` and \`/product/*\` ≤ 80 KB gzip; INP ≤ ${INP_BUDGET_MS} ms.
+Budget: every category 100, LCP ≤ 1.0 s (issue 26; the spec's is 1.5 s), CLS 0, JS on \`/\` and \`/product/*\` ≤ 80 KB gzip; INP ≤ ${INP_BUDGET_MS} ms.
 Two exceptions are deliberate: the guest order page is sent \`noindex\` (anyone holding its link sees a shopper's
 order, so a search engine must not list it), which Lighthouse's SEO audit \`is-crawlable\` scores as a failure (SEO
-66); the 404 page answers 404, which \`http-status-code\` and \`errors-in-console\` count against it. On this
-shared two-core machine one page of a run sometimes measures an LCP near 1.8 s and performance 99 (a different page
-each time: /product/4 in one run, /admin/orders in the next); each measured 1.06–1.21 s and 100 when audited again
-alone (\`-- --only <page>\`), as they did in earlier runs (git history).
+66); the 404 page answers 404, which \`http-status-code\` and \`errors-in-console\` count against it. 
+
+Lighthouse's simulated LCP moves in steps of one round trip of its slow 4G (about 0.15 s): 0.76 s, 0.91 s, 1.06 s.
+Which step a page lands on follows how many bytes its first answer holds (head and compressed body; TCP sends about
+14.6 KB in the first round trip) and what else the page waits on, and shifts by one between runs of the same page:
+/product/1 measured 1.07 s here and 0.91-0.92 s in two audits of it alone right after, /admin/orders 0.91 s in the
+previous run. The pages' documents are 12.4-15.0 KB on the wire (the Content-Security-Policy header alone is 1.4 KB,
+and built pages repeat it in a \`<meta>\`), so several sit on that edge. Each run is written here as it came.
 ⚠ marks a row over budget; \`-- --strict\` makes the script fail on one.
 
 | Page | Performance | Accessibility | Best Practices | SEO | LCP (× baseline) | CLS | TBT | JS (gzip) |
