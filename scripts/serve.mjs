@@ -75,14 +75,17 @@ function htmlFiles(dir) {
 }
 
 /**
- * One Content-Security-Policy header for every answer, from the policies Astro wrote into the built pages' <meta>
- * tags: the same directives, with the hashes of every page's inline scripts and styles. A <meta> policy cannot forbid
- * framing, so `frame-ancestors 'none'` is added here; the page's own <meta> policy still applies on top.
+ * One Content-Security-Policy header for every answer, from the policies Astro wrote for the built pages: those in
+ * `written` (what the adapter put in _headers.json, see builtPolicies) and any in the pages' own <meta> tags. The same
+ * directives, with the hashes of every page's inline scripts and styles. A <meta> policy cannot forbid framing, so
+ * `frame-ancestors 'none'` is added here.
+ * @param {string[]} pages the built pages' HTML
+ * @param {string[]} [written] policies as they are
  */
-export function policyFromPages(pages) {
+export function policyFromPages(pages, written = []) {
   const directives = new Map();
-  for (const html of pages) {
-    const content = /<meta http-equiv="content-security-policy" content="([^"]*)"/i.exec(html)?.[1];
+  const metas = pages.map((html) => /<meta http-equiv="content-security-policy" content="([^"]*)"/i.exec(html)?.[1]);
+  for (const content of [...written, ...metas]) {
     if (!content) continue;
     for (const directive of content.split(';')) {
       const [name, ...sources] = directive.trim().split(/\s+/);
@@ -95,6 +98,22 @@ export function policyFromPages(pages) {
   directives.set('frame-ancestors', new Set(["'none'"]));
   if (!directives.has('default-src')) directives.set('default-src', new Set(["'self'"]));
   return [...directives].map(([name, sources]) => [name, ...sources].join(' ')).join('; ');
+}
+
+/**
+ * The policies @astrojs/node wrote for the built pages in `dir` (its `staticHeaders`: _headers.json, a list of
+ * { pathname, headers: [{ key, value }] }); none when the build has no such file.
+ */
+export function builtPolicies(dir) {
+  let entries;
+  try {
+    entries = JSON.parse(readFileSync(join(dir, '_headers.json'), 'utf8'));
+  } catch {
+    return [];
+  }
+  return entries.flatMap((/** @type {{ headers?: { key: string, value: string }[] }} */ entry) =>
+    (entry.headers ?? []).filter((h) => h.key.toLowerCase() === 'content-security-policy').map((h) => h.value),
+  );
 }
 
 /** A policy that also forbids framing. */
@@ -457,7 +476,12 @@ async function loadBuild(dir, { https, stripe }) {
   const { handler: app } = await import(pathToFileURL(join(dir, 'server/entry.mjs')).href);
   // On-demand answers (pages, /api JSON) are compressed as they are sent; the built files were compressed at build time.
   const handler = withBuiltFiles(markingApp(compressing(app)), join(dir, 'client'));
-  const policy = policyFromPages(htmlFiles(join(dir, 'client')).map((file) => readFileSync(file, 'utf8')));
+  const pages = htmlFiles(join(dir, 'client')).map((file) => readFileSync(file, 'utf8'));
+  const written = builtPolicies(dir);
+  // Without the hashes of the pages' inline scripts every page would be broken, and quietly: better not to start.
+  if (written.length === 0 && !pages.some((html) => /<meta http-equiv="content-security-policy"/i.test(html)))
+    throw new Error(`the build in ${dir} has no Content-Security-Policy for its pages (_headers.json)`);
+  const policy = policyFromPages(pages, written);
   return withSecurityHeaders(handler, { policy, https, stripe });
 }
 

@@ -1,7 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { STRIPE_SOURCES, withoutStripe } from '../../scripts/csp.mjs';
-import { policyFromPages, withSecurityHeaders } from '../../scripts/serve.mjs';
+import { builtPolicies, policyFromPages, withSecurityHeaders } from '../../scripts/serve.mjs';
 
 const page = (policy: string) => `<html><head><meta http-equiv="content-security-policy" content="${policy}"></head></html>`;
 const built = page(
@@ -125,5 +128,35 @@ describe('which answers carry which headers', () => {
     for (const type of ['text/html', 'application/json', 'text/javascript'])
       expect(answerHeaders(type, { https: true }).get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
     expect(answerHeaders('text/html').has('strict-transport-security')).toBe(false);
+  });
+});
+
+describe('the built pages’ policy, from the file the adapter writes', () => {
+  it('reads every page’s policy from _headers.json, merges their hashes, and forbids framing', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'csp-'));
+    try {
+      writeFileSync(
+        join(dir, '_headers.json'),
+        JSON.stringify([
+          {
+            pathname: '/',
+            headers: [{ key: 'Content-Security-Policy', value: "default-src 'self';script-src 'self' 'sha256-a'" }],
+          },
+          { pathname: '/about', headers: [{ key: 'Content-Security-Policy', value: "script-src 'self' 'sha256-b'" }] },
+          { pathname: '/x', headers: [{ key: 'X-Other', value: 'not a policy' }] },
+        ]),
+      );
+      const written = builtPolicies(dir);
+      expect(written).toHaveLength(2);
+      expect(policyFromPages([], written)).toBe(
+        "default-src 'self'; script-src 'self' 'sha256-a' 'sha256-b'; frame-ancestors 'none'",
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('finds none in a build without the file', () => {
+    expect(builtPolicies(join(tmpdir(), 'no-such-build'))).toEqual([]);
   });
 });
