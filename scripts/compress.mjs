@@ -119,19 +119,20 @@ function varyOnEncoding(res) {
 /**
  * Wraps a Node request handler so its answers are compressed for clients that accept it (see the top of this file).
  * @param {(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => unknown} handler
- * @param {{ minBytes?: number, brotliQuality?: number, gzipLevel?: number }} [options] Brotli 3 and gzip 3, chosen by
- *   measuring the on-demand 404 page (39 KB; about 2 ms of server CPU to render here). Alone, compressing it takes
- *   0.09 ms at brotli 0 (13.1 KB), 0.17 ms at brotli 2 (11.8 KB), 0.20 ms at brotli 3 (11.5 KB), 0.45-0.7 ms at brotli
- *   4 (11.0 KB) and 36 ms at brotli 11 (9.2 KB, used for the built files); gzip 3 takes 0.15 ms (11.4 KB). Brotli 3
- *   is where the size stops falling fast: 1.6 KB less than brotli 0 brings a document with its head (1.3-2 KB, the
- *   policy most of it) under the 14.6 KB TCP sends in its first round trip, which saves a shopper on a phone network
- *   a whole round trip (0.15 s on Lighthouse's slow 4G: the pages at 1.06 s measured 0.91 s once under it), for 0.1 ms
- *   more of the server's CPU per page (a 404 page sent again is compressed once). Gzip 3 is for the clients that do not
- *   take brotli.
+ * @param {{ minBytes?: number, brotliQuality?: number, onceQuality?: number, gzipLevel?: number }} [options]
+ *   Brotli 0 for what is compressed per request, brotli 3 for a body compressed once and sent again (recentlyCompressed:
+ *   the 404 page), gzip 3; chosen by measuring the on-demand 404 page (39 KB; about 2 ms of server CPU to render here).
+ *   Alone, compressing it takes 0.09 ms at brotli 0 (13.1 KB), 0.20 ms at brotli 3 (11.5 KB), 0.45-0.7 ms at brotli 4
+ *   (11.0 KB) and 36 ms at brotli 11 (9.2 KB, used for the built files); gzip 3 takes 0.15 ms (11.4 KB). In the
+ *   running server each costs several times what it costs alone: per /orders answer, brotli 0 cost 0.3 ms more CPU than
+ *   no compression (0.96 x its requests per second) and brotli 3 0.8 ms (0.79 x; scripts/bench-pages.mjs). So brotli 3
+ *   only where it is paid once: 1.6 KB less brings the 404 page with its head under the 14.6 KB TCP sends in its first
+ *   round trip, a whole round trip sooner for a shopper on a phone network (its LCP 1.06 -> 0.91 s on Lighthouse's
+ *   slow 4G). Gzip 3 is for the clients that do not take brotli.
  */
-export function compressing(handler, { minBytes = COMPRESS_MIN_BYTES, brotliQuality = 3, gzipLevel = 3 } = {}) {
-  const brotliParams = (size) => ({
-    [zlib.constants.BROTLI_PARAM_QUALITY]: brotliQuality,
+export function compressing(handler, { minBytes = COMPRESS_MIN_BYTES, brotliQuality = 0, onceQuality = 3, gzipLevel = 3 } = {}) {
+  const brotliParams = (size, quality = brotliQuality) => ({
+    [zlib.constants.BROTLI_PARAM_QUALITY]: quality,
     [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
     [zlib.constants.BROTLI_PARAM_LGWIN]: windowBits(size),
     ...(size ? { [zlib.constants.BROTLI_PARAM_SIZE_HINT]: size } : {}),
@@ -235,13 +236,14 @@ export function compressing(handler, { minBytes = COMPRESS_MIN_BYTES, brotliQual
       held = [];
       let sent = body;
       if (body.length >= minBytes) {
-        const compress = () =>
+        const compress = (quality = brotliQuality) =>
           encoding === 'br'
-            ? zlib.brotliCompressSync(body, { params: brotliParams(body.length) })
+            ? zlib.brotliCompressSync(body, { params: brotliParams(body.length, quality) })
             : zlib.gzipSync(body, { level: gzipLevel });
-        // An answer to a request without credentials is the same for anyone who asks: the 404 page, public JSON.
+        // An answer to a request without credentials is the same for anyone who asks: the 404 page, public JSON. Its
+        // bytes are compressed once for everyone who gets them, so harder.
         const anyones = req.headers.cookie === undefined && req.headers.authorization === undefined;
-        sent = anyones ? recent.compressed(body, encoding, compress) : compress();
+        sent = anyones ? recent.compressed(body, encoding, () => compress(onceQuality)) : compress();
         res.setHeader('content-encoding', encoding);
       }
       state = 'plain';
