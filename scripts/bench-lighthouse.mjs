@@ -420,8 +420,8 @@ Lighthouse's simulated LCP moves in steps of one round trip of its slow 4G (abou
 Which step a page lands on follows how many bytes its first answer holds (head and compressed body; TCP sends about
 14.6 KB in the first round trip) and what else the page waits on, and shifts by one between runs of the same page:
 /product/1 measured 1.07 s here and 0.91-0.92 s in two audits of it alone right after, /admin/orders 0.91 s in the
-previous run. The pages' documents are 12.4-15.0 KB on the wire (the Content-Security-Policy header alone is 1.4 KB,
-and built pages repeat it in a \`<meta>\`), so several sit on that edge. Each run is written here as it came.
+previous run. The pages' documents are 12.4-15.0 KB on the wire (the Content-Security-Policy header alone is 1.4 KB),
+so several sit on that edge. Each run is written here as it came.
 ⚠ marks a row over budget; \`-- --strict\` makes the script fail on one.
 
 | Page | Performance | Accessibility | Best Practices | SEO | LCP (× baseline) | CLS | TBT | JS (gzip) |
