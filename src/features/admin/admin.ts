@@ -1,3 +1,4 @@
+import { dateFormat } from '@/lib/dates';
 import { formatPrice } from '../catalog/catalog';
 import { STATUS_LABELS, statusOf } from '../orders/orders';
 import { ORDER_ACTION_LABELS } from './order-admin';
@@ -84,34 +85,15 @@ export function describeValue(value: unknown): string {
   return text.length > 160 ? `${text.slice(0, 157)}…` : text;
 }
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-
-/** One formatter per zone and style, made once. */
-function format(timeZone: string, withTime: boolean): Intl.DateTimeFormat {
-  const key = `${timeZone}|${withTime}`;
-  let f = formats.get(key);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      year: 'numeric',
-      month: 'short',
-      day: 'numeric',
-      ...(withTime ? { hour: 'numeric', minute: '2-digit', timeZoneName: 'short' } : {}),
-      timeZone,
-    });
-    formats.set(key, f);
-  }
-  return f;
-}
-
 /**
  * A time as the admin shows it, in the shop's time zone and naming it (the same on the server and in the browser,
  * so an island hydrates without a mismatch): 'Nov 25, 2026, 4:30 AM EST'.
  */
 export function adminTime(iso: string, timeZone: string): string {
-  return format(timeZone, true).format(new Date(iso));
+  return dateFormat(timeZone, true).format(new Date(iso));
 }
 
 /** A day as the admin shows it, in the shop's time zone: 'Nov 25, 2026'. */
 export function adminDay(iso: string, timeZone: string): string {
-  return format(timeZone, false).format(new Date(iso));
+  return dateFormat(timeZone).format(new Date(iso));
 }

@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState } from 'react';
 import { api } from '@/lib/api';
+import { dateFormat } from '@/lib/dates';
 import { useEarlyTaps } from '@/lib/early-taps';
 import { $user } from '../auth/auth.store';
 import { addToCart } from '../cart/cart.store';
@@ -26,20 +27,6 @@ import './orders.css';
 type State = { kind: 'loading' } | { kind: 'guest' } | { kind: 'failed' } | { kind: 'ready'; orders: Order[] };
 
 const deliveryOn = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
-
-const placedOnIn = new Map<string, Intl.DateTimeFormat>();
-/**
- * How the day an order was placed is written in `timeZone`: made once per zone, not per render. Making a formatter is
- * the costliest step of rendering /orders on the server (about a tenth of its CPU, 0.4 ms of 4.5 ms under load).
- */
-function placedOnFormat(timeZone: string): Intl.DateTimeFormat {
-  let format = placedOnIn.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone });
-    placedOnIn.set(timeZone, format);
-  }
-  return format;
-}
 
 interface Props {
   /**
@@ -71,7 +58,7 @@ export default function OrderHistory({ initialOrders }: Props) {
   // rendered, and hydrated, with that, and the shopper's own follows at once.
   const [timeZone, setTimeZone] = useState('UTC');
   useEffect(() => setTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone), []);
-  const placedOn = placedOnFormat(timeZone);
+  const placedOn = dateFormat(timeZone);
 
   async function load() {
     setState({ kind: 'loading' });
