@@ -30,23 +30,27 @@ const NEGOTIATED_HEADER_AT_MOST = 256;
 /** @type {Map<string, string>} */
 const negotiated = new Map();
 
+/** What an answer rendered per request can be sent in, best first (see compressing). */
+export const ON_DEMAND_ENCODINGS = /** @type {const} */ (['zstd', 'br', 'gzip']);
+
 /**
- * The encodings this server sends, best first: brotli, then gzip. A client that accepts both at the same weight gets
- * brotli; q-values decide otherwise (q=0 refuses one); a client that accepts neither gets the answer as it is.
+ * The encoding to send an answer in: the first of `available` (best first) that the request accepts at its highest
+ * weight; q-values decide otherwise (q=0 refuses one); a client that accepts none gets the answer as it is. zstd only
+ * goes to a client that names it: `*` has long meant "gzip or brotli" to the clients that send it.
  *
  * The answer for a header already seen is remembered: browsers send one of a handful, and parsing one (Negotiator's
  * objects, arrays and sort) was 4 KB of the 9 KB more per request that compression allocated on a small JSON answer.
  * Only a bounded number of short headers are kept, so no client can make the map grow.
  * @param {import('node:http').IncomingMessage} req
- * @param {readonly string[]} available the encodings this answer can be sent in, besides identity
- * @returns {string} 'br', 'gzip' or 'identity'
+ * @param {readonly string[]} available the encodings this answer can be sent in besides identity, best first
+ * @returns {string} one of `available`, or 'identity'
  */
-export function negotiateEncoding(req, available = ['br', 'gzip']) {
+export function negotiateEncoding(req, available = ON_DEMAND_ENCODINGS) {
   const header = req.headers['accept-encoding'] ?? '';
   const key = header.length <= NEGOTIATED_HEADER_AT_MOST ? `${available}|${header}` : undefined;
   const known = key === undefined ? undefined : negotiated.get(key);
   if (known !== undefined) return known;
-  const preferred = ['br', 'gzip'].filter((e) => available.includes(e));
+  const preferred = available.filter((e) => e !== 'zstd' || /(^|[\s,])zstd\s*(;|,|$)/i.test(header));
   // Nothing acceptable (`identity;q=0` with no coding we have): the answer as it is, as RFC 9110 (12.5.3) allows.
   const encoding = new Negotiator(req).encoding([...preferred, 'identity'], { preferred }) ?? 'identity';
   if (key !== undefined) {
@@ -109,6 +113,14 @@ export function recentlyCompressed({ lengths = 32, perLength = 2, maxBytes = 256
   };
 }
 
+/** Brotli's parameters for a body of `size` bytes (0: not known) at `quality`. */
+const brotliParams = (size, quality) => ({
+  [zlib.constants.BROTLI_PARAM_QUALITY]: quality,
+  [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+  [zlib.constants.BROTLI_PARAM_LGWIN]: windowBits(size),
+  ...(size ? { [zlib.constants.BROTLI_PARAM_SIZE_HINT]: size } : {}),
+});
+
 /** Adds Accept-Encoding to the answer's Vary, unless it is there already. */
 function varyOnEncoding(res) {
   const vary = String(res.getHeader('vary') ?? '');
@@ -116,27 +128,53 @@ function varyOnEncoding(res) {
   res.setHeader('vary', vary.trim() ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
 }
 
+/** Levels per encoding: of a stream or a body compressed for one answer, and of a body compressed once for anyone. */
+const LEVELS = { zstd: 3, br: 0, gzip: 3 };
+const ONCE_LEVELS = { zstd: 6, br: 3, gzip: 3 };
+
+/** How each encoder is told to send what it has so far. */
+const FLUSH = {
+  zstd: zlib.constants.ZSTD_e_flush,
+  br: zlib.constants.BROTLI_OPERATION_FLUSH,
+  gzip: zlib.constants.Z_SYNC_FLUSH,
+};
+
 /**
  * Wraps a Node request handler so its answers are compressed for clients that accept it (see the top of this file).
  * @param {(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => unknown} handler
- * @param {{ minBytes?: number, brotliQuality?: number, onceQuality?: number, gzipLevel?: number }} [options]
- *   Brotli 0 for what is compressed per request, brotli 3 for a body compressed once and sent again (recentlyCompressed:
- *   the 404 page), gzip 3; chosen by measuring the on-demand 404 page (39 KB; about 2 ms of server CPU to render here).
- *   Alone, compressing it takes 0.09 ms at brotli 0 (13.1 KB), 0.20 ms at brotli 3 (11.5 KB), 0.45-0.7 ms at brotli 4
- *   (11.0 KB) and 36 ms at brotli 11 (9.2 KB, used for the built files); gzip 3 takes 0.15 ms (11.4 KB). In the
- *   running server each costs several times what it costs alone: per /orders answer, brotli 0 cost 0.3 ms more CPU than
- *   no compression (0.96 x its requests per second) and brotli 3 0.8 ms (0.79 x; scripts/bench-pages.mjs). So brotli 3
- *   only where it is paid once: 1.6 KB less brings the 404 page with its head under the 14.6 KB TCP sends in its first
- *   round trip, a whole round trip sooner for a shopper on a phone network (its LCP 1.06 -> 0.91 s on Lighthouse's
- *   slow 4G). Gzip 3 is for the clients that do not take brotli.
+ * @param {{ minBytes?: number, levels?: typeof LEVELS, onceLevels?: typeof ONCE_LEVELS }} [options]
+ *   zstd 3 first (what Chromium and Firefox send), then brotli 0, then gzip 3; a body compressed once and sent again
+ *   (recentlyCompressed: the 404 page) at zstd 6 or brotli 3. Chosen by measuring the shop's own pages (43 KB admin
+ *   pages, the 39 KB on-demand 404 page, /orders): alone, compressing one takes about 0.1-0.2 ms at zstd 3 or brotli 0,
+ *   but zstd 3 is 12 % smaller (the same size as brotli 3 at half its time), and a streamed page flushed in parts is
+ *   13.6 KB at brotli 0 against 12.2 KB at zstd 3. Harder levels cost more in the running server than alone: per
+ *   /orders answer, brotli 0 cost 0.3 ms more CPU than no compression (0.96 x its requests per second) and brotli 3
+ *   0.8 ms (0.79 x; scripts/bench-pages.mjs). The bytes matter most under 14.6 KB with the head, what TCP sends in its
+ *   first round trip: a document that fits arrives a whole round trip sooner on a phone network (Lighthouse's slow 4G:
+ *   0.15 s of LCP). Gzip 3 is for the clients that take neither.
  */
-export function compressing(handler, { minBytes = COMPRESS_MIN_BYTES, brotliQuality = 0, onceQuality = 3, gzipLevel = 3 } = {}) {
-  const brotliParams = (size, quality = brotliQuality) => ({
-    [zlib.constants.BROTLI_PARAM_QUALITY]: quality,
-    [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
-    [zlib.constants.BROTLI_PARAM_LGWIN]: windowBits(size),
-    ...(size ? { [zlib.constants.BROTLI_PARAM_SIZE_HINT]: size } : {}),
-  });
+export function compressing(handler, { minBytes = COMPRESS_MIN_BYTES, levels = LEVELS, onceLevels = ONCE_LEVELS } = {}) {
+  /** A new encoder for a stream (its length not known). */
+  const encoderFor = (encoding) =>
+    encoding === 'zstd'
+      ? zlib.createZstdCompress({
+          // Its window no larger than brotli's below: the default 2 MB is allocated for every stream.
+          params: { [zlib.constants.ZSTD_c_compressionLevel]: levels.zstd, [zlib.constants.ZSTD_c_windowLog]: 18 },
+        })
+      : encoding === 'br'
+        ? zlib.createBrotliCompress({ params: brotliParams(0, levels.br) })
+        : zlib.createGzip({ level: levels.gzip });
+
+  /** A whole body compressed at `level`. */
+  const compressed = (body, encoding, level) =>
+    encoding === 'zstd'
+      ? zlib.zstdCompressSync(body, {
+          pledgedSrcSize: body.length,
+          params: { [zlib.constants.ZSTD_c_compressionLevel]: level },
+        })
+      : encoding === 'br'
+        ? zlib.brotliCompressSync(body, { params: brotliParams(body.length, level) })
+        : zlib.gzipSync(body, { level });
 
   const recent = recentlyCompressed();
   return (req, res) => {
@@ -154,7 +192,7 @@ export function compressing(handler, { minBytes = COMPRESS_MIN_BYTES, brotliQual
     let heldBytes = 0;
     /** @type {NodeJS.Immediate | undefined} */
     let waiting;
-    /** @type {zlib.BrotliCompress | zlib.Gzip | undefined} */
+    /** @type {zlib.ZstdCompress | zlib.BrotliCompress | zlib.Gzip | undefined} */
     let encoder;
     let flushing = false;
     /** When the stream was last flushed (performance.now()), 0 before its first flush. */
@@ -188,8 +226,7 @@ export function compressing(handler, { minBytes = COMPRESS_MIN_BYTES, brotliQual
       res.removeHeader('content-length');
       res.setHeader('content-encoding', encoding);
       sendHead();
-      const stream =
-        encoding === 'br' ? zlib.createBrotliCompress({ params: brotliParams(0) }) : zlib.createGzip({ level: gzipLevel });
+      const stream = encoderFor(encoding);
       encoder = stream;
       stream.on('data', (chunk) => {
         if (write.call(res, chunk) === false) {
@@ -214,7 +251,7 @@ export function compressing(handler, { minBytes = COMPRESS_MIN_BYTES, brotliQual
         flushing = false;
         lastFlush = performance.now();
         if (!encoder || encoder.destroyed || encoder.writableEnded) return;
-        encoder.flush(encoding === 'br' ? zlib.constants.BROTLI_OPERATION_FLUSH : zlib.constants.Z_SYNC_FLUSH);
+        encoder.flush(FLUSH[/** @type {keyof typeof FLUSH} */ (encoding)]);
       };
       const wait = lastFlush === 0 ? 0 : lastFlush + FLUSH_EVERY_MS - performance.now();
       if (wait <= 0) setImmediate(run);
@@ -236,14 +273,13 @@ export function compressing(handler, { minBytes = COMPRESS_MIN_BYTES, brotliQual
       held = [];
       let sent = body;
       if (body.length >= minBytes) {
-        const compress = (quality = brotliQuality) =>
-          encoding === 'br'
-            ? zlib.brotliCompressSync(body, { params: brotliParams(body.length, quality) })
-            : zlib.gzipSync(body, { level: gzipLevel });
+        const name = /** @type {keyof typeof LEVELS} */ (encoding);
         // An answer to a request without credentials is the same for anyone who asks: the 404 page, public JSON. Its
         // bytes are compressed once for everyone who gets them, so harder.
         const anyones = req.headers.cookie === undefined && req.headers.authorization === undefined;
-        sent = anyones ? recent.compressed(body, encoding, () => compress(onceQuality)) : compress();
+        sent = anyones
+          ? recent.compressed(body, encoding, () => compressed(body, encoding, onceLevels[name]))
+          : compressed(body, encoding, levels[name]);
         res.setHeader('content-encoding', encoding);
       }
       state = 'plain';

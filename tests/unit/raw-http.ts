@@ -1,7 +1,7 @@
 // Requests with exactly the headers a test gives (no client adds or decodes anything), for the suites that check what
 // the server sends on the wire: compression, negotiation, ranges.
 import http from 'node:http';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib';
 
 export interface Answer {
   status: number;
@@ -23,9 +23,10 @@ export function rawRequest(port: number, path: string, headers: Record<string, s
   });
 }
 
-/** The answer's body decoded from its Content-Encoding (brotli, gzip or none). */
+/** The answer's body decoded from its Content-Encoding (zstd, brotli, gzip or none). */
 export function decoded(answer: Answer): Buffer {
   const encoding = answer.headers['content-encoding'];
+  if (encoding === 'zstd') return zstdDecompressSync(answer.body);
   if (encoding === 'br') return brotliDecompressSync(answer.body);
   if (encoding === 'gzip') return gunzipSync(answer.body);
   return answer.body;
