@@ -66,6 +66,22 @@ const clientChunks = {
 };
 
 /**
+ * `client:painted`, how the shop's islands hydrate: after the page's first paint, when the browser is idle, within 2 s
+ * (src/lib/painted.directive.ts). Astro inlines it, hashed in the Content-Security-Policy like its own directives.
+ * @type {import('astro').AstroIntegration}
+ */
+const paintedDirective = {
+  name: 'aurelia:painted-directive',
+  hooks: {
+    'astro:config:setup': ({ addClientDirective }) =>
+      addClientDirective({
+        name: 'painted',
+        entrypoint: fileURLToPath(new URL('./src/lib/painted.directive.ts', import.meta.url)),
+      }),
+  },
+};
+
+/**
  * Once the build is written: the SVG pictures minified and every text file worth it precompressed (brotli and gzip,
  * at their best levels) beside itself, for scripts/serve.mjs to send by negotiation (scripts/precompress.mjs). Listed
  * last, so that what other integrations write as the build ends (the sitemap) is compressed too.
@@ -108,6 +124,7 @@ export default defineConfig({
   adapter: node({ mode: 'middleware', bodySizeLimit: 1024 * 1024, staticHeaders: true }),
   integrations: [
     react(),
+    paintedDirective,
     sitemap({ filter: (page) => !PRIVATE_PAGES.some((p) => new URL(page).pathname.startsWith(p)) }),
     precompressed,
   ],

@@ -1,6 +1,6 @@
 // @ts-check
 // A tap on an island's button before the island's code has loaded would do nothing and say nothing: the build renders
-// the button, but its handler only exists once React has hydrated it (client:idle waits up to 2 s, longer on a slow
+// the button, but its handler only exists once React has hydrated it (client:painted waits up to 2 s, longer on a slow
 // network). This script, inlined in every page's <head> (a few hundred bytes, no request, nothing to wait for), holds
 // such taps: it marks the button aria-busy and remembers its `data-pending-action`, once however often it was tapped.
 // The island, once live, takes what was held and replays each tap exactly once (useEarlyTaps in early-taps.ts); from

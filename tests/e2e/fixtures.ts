@@ -79,14 +79,14 @@ export async function hydrated(page: Page, selector: string): Promise<void> {
 }
 
 /**
- * Waits until every island on the page has hydrated. A `client:visible` one waits to be seen, so each is scrolled into
+ * Waits until every island on the page has hydrated. A `client:painted="visible"` one waits to be seen, so each is scrolled into
  * view first (its first element: an island is `display: contents`; one that renders nothing is simply waited for).
  * What axe then checks is what a shopper uses, not the server's first paint.
  */
 export async function allHydrated(page: Page): Promise<void> {
   await page.evaluate(async () => {
     const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
-    for (const island of document.querySelectorAll('astro-island[ssr][client="visible"]')) {
+    for (const island of document.querySelectorAll('astro-island[ssr][opts*=\'"value":"visible"\']')) {
       island.firstElementChild?.scrollIntoView({ block: 'center' });
       await frame();
       await frame();
