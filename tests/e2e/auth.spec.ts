@@ -1,5 +1,15 @@
 import { readDevMailbox } from '@/server/mail/dev-mailbox.server';
-import { expect, hydrated, logIn, newShopper, openAccountDialog, signUpAndVerify, test, waitForMail } from './fixtures';
+import {
+  expect,
+  holdScripts,
+  hydrated,
+  logIn,
+  newShopper,
+  openAccountDialog,
+  signUpAndVerify,
+  test,
+  waitForMail,
+} from './fixtures';
 
 const mailbox = `http://127.0.0.1:${process.env.E2E_MAILBOX_PORT}`;
 
@@ -88,6 +98,30 @@ test.describe('accounts', () => {
     await expect(page.getByTestId('online-indicator')).toHaveText('Online: Nora');
   });
 
+  test('a password typed before the confirmation form is live is the one sent, and it cannot be sent before', async ({
+    page,
+    baseURL,
+  }) => {
+    const shopper = newShopper('Pia');
+    const signup = await page.request.post('/api/auth/signup', {
+      headers: { origin: baseURL ?? '' },
+      data: { ...shopper, confirmPassword: shopper.password },
+    });
+    expect(signup.ok()).toBe(true);
+    const mail = await waitForMail(shopper.email, /Confirm your Aurelia account/);
+    const release = await holdScripts(page);
+    await page.goto(mail.link, { waitUntil: 'commit' });
+    const confirm = page.getByRole('button', { name: 'Confirm my account' });
+    await expect(confirm).toBeDisabled();
+    await page.getByLabel('Password').fill(shopper.password);
+    await page.getByLabel('Password').press('Enter');
+    await expect(page).toHaveURL(mail.link);
+    release();
+    await expect(confirm).toBeEnabled();
+    await confirm.click();
+    await expect(page.getByTestId('online-indicator')).toHaveText('Online: Pia');
+  });
+
   test('an account not confirmed yet can ask for its confirmation link again, and confirm with it', async ({ page }) => {
     const shopper = newShopper('Olga');
     await page.goto('/about');
@@ -158,6 +192,36 @@ test.describe('accounts', () => {
     await page.getByLabel('Confirm new password').fill('third-lavender-1');
     await page.getByRole('button', { name: 'Set new password' }).click();
     await expect(page.getByRole('alert')).toHaveText('This link is invalid or has expired. Please request a new one.');
+  });
+
+  test('a new password filled in before the form is live is the one sent, and the form cannot be sent before', async ({
+    page,
+    baseURL,
+    signedIn,
+  }) => {
+    const asked = await page.request.post('/api/auth/reset-request', {
+      headers: { origin: baseURL ?? '' },
+      data: { email: signedIn.email },
+    });
+    expect(asked.ok()).toBe(true);
+    const mail = await waitForMail(signedIn.email, /Reset your Aurelia password/);
+    const release = await holdScripts(page);
+    await page.goto(mail.link, { waitUntil: 'commit' });
+    const send = page.getByRole('button', { name: 'Set new password' });
+    await expect(send).toBeDisabled();
+    await page.getByLabel('New password', { exact: true }).fill('early-lavender-4');
+    await page.getByLabel('Confirm new password').fill('early-lavender-4');
+    await page.getByLabel('Confirm new password').press('Enter');
+    await expect(page).toHaveURL(mail.link);
+    release();
+    await expect(send).toBeEnabled();
+    await send.click();
+    await expect(page.getByRole('main').getByRole('status')).toHaveText('Your password has been changed. Please log in.');
+    const login = await page.request.post('/api/auth/login', {
+      headers: { origin: baseURL ?? '' },
+      data: { email: signedIn.email, password: 'early-lavender-4' },
+    });
+    expect(login.ok()).toBe(true);
   });
 
   test('after 15 idle minutes the browser signs out and goes home', async ({ page }) => {

@@ -95,6 +95,22 @@ export async function allHydrated(page: Page): Promise<void> {
   await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
 }
 
+/**
+ * Holds back every script of the shop's build the page asks for from now on, as a slow network would, until the
+ * returned function is called: the page is there, its islands' code is not.
+ */
+export async function holdScripts(page: Page): Promise<() => void> {
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/_astro/*.js', async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
 /** Every console error and uncaught error the page reports from now on (React's hydration errors among them). */
 export function consoleErrors(page: Page): string[] {
   const errors: string[] = [];
