@@ -30,8 +30,12 @@ const NEGOTIATED_HEADER_AT_MOST = 256;
 /** @type {Map<string, string>} */
 const negotiated = new Map();
 
-/** What an answer rendered per request can be sent in, best first (see compressing). */
-export const ON_DEMAND_ENCODINGS = /** @type {const} */ (['zstd', 'br', 'gzip']);
+/**
+ * What an answer rendered per request can be sent in, best first (see compressing). zstd where this Node has it (22.15
+ * and later; the project's engines allow 22.12).
+ * @type {readonly string[]}
+ */
+export const ON_DEMAND_ENCODINGS = typeof zlib.zstdCompressSync === 'function' ? ['zstd', 'br', 'gzip'] : ['br', 'gzip'];
 
 /**
  * The encoding to send an answer in: the first of `available` (best first) that the request accepts at its highest
@@ -142,18 +146,24 @@ const FLUSH = {
 /**
  * Wraps a Node request handler so its answers are compressed for clients that accept it (see the top of this file).
  * @param {(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => unknown} handler
- * @param {{ minBytes?: number, levels?: typeof LEVELS, onceLevels?: typeof ONCE_LEVELS }} [options]
+ * @param {{ minBytes?: number, levels?: typeof LEVELS, onceLevels?: typeof ONCE_LEVELS, wholeBody?: (res: import('node:http').ServerResponse, body: Buffer) => void }} [options]
+ *   `wholeBody` is called with the body of an answer that ended while its head was held, just before the head is sent:
+ *   headers that depend on the page (scripts/serve.mjs fits the Content-Security-Policy to it) can still be set.
  *   zstd 3 first (what Chromium and Firefox send), then brotli 0, then gzip 3; a body compressed once and sent again
  *   (recentlyCompressed: the 404 page) at zstd 6 or brotli 3. Chosen by measuring the shop's own pages (43 KB admin
  *   pages, the 39 KB on-demand 404 page, /orders): alone, compressing one takes about 0.1-0.2 ms at zstd 3 or brotli 0,
  *   but zstd 3 is 12 % smaller (the same size as brotli 3 at half its time), and a streamed page flushed in parts is
- *   13.6 KB at brotli 0 against 12.2 KB at zstd 3. Harder levels cost more in the running server than alone: per
- *   /orders answer, brotli 0 cost 0.3 ms more CPU than no compression (0.96 x its requests per second) and brotli 3
- *   0.8 ms (0.79 x; scripts/bench-pages.mjs). The bytes matter most under 14.6 KB with the head, what TCP sends in its
- *   first round trip: a document that fits arrives a whole round trip sooner on a phone network (Lighthouse's slow 4G:
- *   0.15 s of LCP). Gzip 3 is for the clients that take neither.
+ *   15.3 KB at brotli 0 against 12.2 KB at zstd 3. In a server answering /orders' 41 KB in 60 writes, the CPU each
+ *   answer costs more than sending it as it is: brotli 0 0.13 ms (13.8 KB), zstd 1 0.15 ms (12.9 KB), zstd 3 0.21 ms
+ *   (12.2 KB). Harder levels cost more: brotli 3 cost the shop 0.8 ms per /orders answer (0.79 x its requests per
+ *   second; scripts/bench-pages.mjs). zstd 3 rather than 1 for the bytes: a document under 14.6 KB with its head, what
+ *   TCP sends in its first round trip, arrives a whole round trip sooner on a phone network (Lighthouse's slow 4G:
+ *   0.15 s of LCP), and zstd 1 puts three admin pages back over it. Gzip 3 is for the clients that take neither.
  */
-export function compressing(handler, { minBytes = COMPRESS_MIN_BYTES, levels = LEVELS, onceLevels = ONCE_LEVELS } = {}) {
+export function compressing(
+  handler,
+  { minBytes = COMPRESS_MIN_BYTES, levels = LEVELS, onceLevels = ONCE_LEVELS, wholeBody = () => {} } = {},
+) {
   /** A new encoder for a stream (its length not known). */
   const encoderFor = (encoding) =>
     encoding === 'zstd'
@@ -284,6 +294,7 @@ export function compressing(handler, { minBytes = COMPRESS_MIN_BYTES, levels = L
       }
       state = 'plain';
       res.setHeader('content-length', sent.length);
+      wholeBody(res, body);
       sendHead();
       end.call(res, sent, () => {
         for (const cb of callbacks) cb?.();

@@ -25,7 +25,7 @@ import { extname, join, posix, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import send from 'send';
 import { compressing, negotiateEncoding } from './compress.mjs';
-import { withoutStripe } from './csp.mjs';
+import { policyForPage, withoutStripe } from './csp.mjs';
 import { markingApp, serverLogger, withRequestIds } from './log.mjs';
 import { ENCODINGS, TEXT_TYPES } from './precompress.mjs';
 
@@ -470,12 +470,25 @@ export function carryAssets(from, to) {
 /** Paths a new build is asked before it takes requests, so the code they run is loaded (see readiness). */
 const WARM_PATHS = ['/api/auth/session', '/api/cart', '/api/stock', '/orders', '/a-page-that-is-not-here'];
 
+/**
+ * An on-demand page known whole before its head is sent gets a policy with only the hashes of its own inline scripts
+ * and styles (policyForPage): about 0.8 KB less in a head that is never compressed, which brings documents such as
+ * /orders under the 14.6 KB TCP sends in its first round trip. A page sent as a stream keeps Astro's whole list.
+ * @param {import('node:http').ServerResponse} res
+ * @param {Buffer} body
+ */
+export function fitPolicy(res, body) {
+  const policy = res.getHeader('content-security-policy');
+  if (policy === undefined || !/^\s*text\/html/i.test(String(res.getHeader('content-type') ?? ''))) return;
+  res.setHeader('content-security-policy', policyForPage(String(policy), body));
+}
+
 /** Loads the build in `dir` (dist/ or a publish's) as one request handler: its app, its files, its pages' policy. */
 async function loadBuild(dir, { https, stripe }) {
   // The adapter's middleware mode: Astro's handler for what the app answers; withBuiltFiles serves the files.
   const { handler: app } = await import(pathToFileURL(join(dir, 'server/entry.mjs')).href);
   // On-demand answers (pages, /api JSON) are compressed as they are sent; the built files were compressed at build time.
-  const handler = withBuiltFiles(markingApp(compressing(app)), join(dir, 'client'));
+  const handler = withBuiltFiles(markingApp(compressing(app, { wholeBody: fitPolicy })), join(dir, 'client'));
   const pages = htmlFiles(join(dir, 'client')).map((file) => readFileSync(file, 'utf8'));
   const written = builtPolicies(dir);
   // Without the hashes of the pages' inline scripts every page would be broken, and quietly: better not to start.

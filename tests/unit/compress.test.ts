@@ -105,11 +105,15 @@ let server: http.Server;
 let port: number;
 beforeAll(async () => {
   server = http.createServer(
-    compressing((req, res) => {
-      const route = routes[(req.url ?? '').split('?')[0] ?? ''];
-      if (route) route(res);
-      else res.writeHead(404).end();
-    }),
+    compressing(
+      (req, res) => {
+        const route = routes[(req.url ?? '').split('?')[0] ?? ''];
+        if (route) route(res);
+        else res.writeHead(404).end();
+      },
+      // What scripts/serve.mjs does with it (fits the policy to the page), reduced to something a test can see.
+      { wholeBody: (res, body) => res.setHeader('x-whole-body', `${body.length} ${body.subarray(0, 2)}`) },
+    ),
   );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
@@ -179,6 +183,17 @@ describe('on-demand answers are compressed for clients that accept it', () => {
     // A body that came whole while its head was held back is compressed whole, and says its length.
     if (encoding && ['/json-large', '/json-end-only'].includes(path))
       expect(answer.headers['content-length']).toBe(String(answer.body.length));
+  });
+
+  it('shows the whole body before the head goes, when it ended while the head was held, and not for a stream', async () => {
+    for (const accept of ['zstd', 'br', 'gzip']) {
+      const whole = await request('/json-large', { 'accept-encoding': accept });
+      expect(whole.headers['x-whole-body'], accept).toBe(`${Buffer.byteLength(large)} {"`);
+      const tiny = await request('/json-small', { 'accept-encoding': accept });
+      expect(tiny.headers['x-whole-body'], accept).toBe(`${Buffer.byteLength(small)} {"`);
+    }
+    const { headers } = await streamed('/page-streamed', 'zstd', 'part one');
+    expect(headers['x-whole-body']).toBeUndefined();
   });
 
   it('a client that sends no Accept-Encoding gets JSON as it is', async () => {

@@ -1,10 +1,11 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { STRIPE_SOURCES, withoutStripe } from '../../scripts/csp.mjs';
-import { builtPolicies, policyFromPages, withSecurityHeaders } from '../../scripts/serve.mjs';
+import { policyForPage, STRIPE_SOURCES, withoutStripe } from '../../scripts/csp.mjs';
+import { builtPolicies, fitPolicy, policyFromPages, withSecurityHeaders } from '../../scripts/serve.mjs';
 
 const page = (policy: string) => `<html><head><meta http-equiv="content-security-policy" content="${policy}"></head></html>`;
 const built = page(
@@ -158,5 +159,60 @@ describe('the built pages’ policy, from the file the adapter writes', () => {
 
   it('finds none in a build without the file', () => {
     expect(builtPolicies(join(tmpdir(), 'no-such-build'))).toEqual([]);
+  });
+});
+
+describe('an on-demand page’s policy fitted to the page', () => {
+  const sha = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+  const script = 'window.a = 1;';
+  const style = 'p{color:red}';
+  const other = 'window.b = 2;';
+  const policy = `default-src 'self'; script-src 'self' https://js.stripe.com ${sha(script)} ${sha(other)} 'sha384-keep'; style-src 'self' ${sha(style)} ${sha('q{}')}; frame-ancestors 'none'`;
+
+  it('keeps the hashes of the inline scripts and styles the page holds, and every other source', () => {
+    const html = `<!DOCTYPE html><head><style>${style}</style><script>${script}</script><script type="module" src="/_astro/x.js"></script></head>`;
+    expect(policyForPage(policy, html)).toBe(
+      `default-src 'self'; script-src 'self' https://js.stripe.com ${sha(script)} 'sha384-keep'; style-src 'self' ${sha(style)}; frame-ancestors 'none'`,
+    );
+  });
+
+  it('allows nothing new: a script in the page whose hash the policy lacks stays without one', () => {
+    const fitted = policyForPage(policy, `<script>${'window.evil = 1;'}</script><script>${script}</script>`);
+    expect(fitted).not.toContain(sha('window.evil = 1;'));
+    expect(fitted).toContain(sha(script));
+    expect(fitted).not.toContain(sha(style));
+  });
+
+  it('reads tags with attributes, not other elements; a policy without hashes stays as it is', () => {
+    expect(policyForPage(policy, `<script type="text/javascript">${other}</script >`)).toContain(sha(other));
+    expect(policyForPage(policy, `<scripts>${other}</scripts>`)).not.toContain(sha(other));
+    // Astro and React write tags in lower case; one in upper case loses its hash, which allows nothing more.
+    expect(policyForPage(policy, `<SCRIPT>${other}</SCRIPT>`)).not.toContain(sha(other));
+    expect(policyForPage("default-src 'self'", `<script>${script}</script>`)).toBe("default-src 'self'");
+  });
+
+  it('hashes the bytes as sent, multi-byte characters included, and the same bytes again from memory', () => {
+    const text = 'document.title = "Crème · 3 × Soap";';
+    for (let i = 0; i < 2; i++)
+      expect(policyForPage(`script-src ${sha(text)} ${sha(other)}`, Buffer.from(`<script>${text}</script>`))).toBe(
+        `script-src ${sha(text)}`,
+      );
+  });
+
+  it('fits the header of an HTML answer, and of nothing else', () => {
+    const answer = (type: string) => {
+      const headers = new Map<string, unknown>([
+        ['content-type', type],
+        ['content-security-policy', policy],
+      ]);
+      const res = {
+        getHeader: (name: string) => headers.get(name),
+        setHeader: (name: string, value: unknown) => headers.set(name, value),
+      } as unknown as ServerResponse;
+      fitPolicy(res, Buffer.from(`<script>${script}</script>`));
+      return String(headers.get('content-security-policy'));
+    };
+    expect(answer('text/html; charset=utf-8')).not.toContain(sha(other));
+    expect(answer('application/json')).toBe(policy);
   });
 });
