@@ -431,10 +431,10 @@ order, so a search engine must not list it), which Lighthouse's SEO audit \`is-c
 
 Lighthouse's simulated LCP moves in steps of one round trip of its slow 4G (about 0.15 s): 0.76 s, 0.91 s, 1.06 s.
 Which step a page lands on follows how many bytes its first answer holds (head and compressed body; TCP sends about
-14.6 KB in the first round trip) and what else the page waits on, and shifts by one between runs of the same page:
-/product/1 measured 1.07 s here and 0.91-0.92 s in two audits of it alone right after, /admin/orders 0.91 s in the
-previous run. The pages' documents are 12.4-15.0 KB on the wire (the Content-Security-Policy header alone is 1.4 KB),
-so several sit on that edge. Each run is written here as it came.
+14.6 KB in the first round trip) and what else finished before the paint in the trace Lighthouse records: a script
+fetched and run, or an icon fetched, before the first paint is counted into it. So the islands hydrate after the
+first paint (\`client:painted\`, docs/architecture.md) and the icon is in the page; the on-demand documents are zstd
+(12-15 KB with their head). Each run is written here as it came.
 ⚠ marks a row over budget; \`-- --strict\` makes the script fail on one.
 
 | Page | Performance | Accessibility | Best Practices | SEO | LCP (× baseline) | CLS | TBT | JS (gzip) |
