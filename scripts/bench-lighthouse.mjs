@@ -427,7 +427,7 @@ without scrolling (tests/e2e/budget.spec.ts also scrolls to the footer, so below
 Budget: every category 100, LCP ≤ 1.0 s (issue 26; the spec's is 1.5 s), CLS 0, JS on \`/\` and \`/product/*\` ≤ 80 KB gzip; INP ≤ ${INP_BUDGET_MS} ms.
 Two exceptions are deliberate: the guest order page is sent \`noindex\` (anyone holding its link sees a shopper's
 order, so a search engine must not list it), which Lighthouse's SEO audit \`is-crawlable\` scores as a failure (SEO
-66); the 404 page answers 404, which \`http-status-code\` and \`errors-in-console\` count against it. 
+66); the 404 page answers 404, which \`http-status-code\` and \`errors-in-console\` count against it.
 
 Lighthouse's simulated LCP moves in steps of one round trip of its slow 4G (about 0.15 s): 0.76 s, 0.91 s, 1.06 s.
 Which step a page lands on follows how many bytes its first answer holds (head and compressed body; TCP sends about

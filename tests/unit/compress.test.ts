@@ -158,7 +158,7 @@ function streamed(path: string, accept: string, first: string) {
 describe('on-demand answers are compressed for clients that accept it', () => {
   it.each([
     ['/json-large', 'br, gzip', 'br'],
-    // What Chromium and Firefox send: zstd, as fast as brotli 0 and as small as brotli 3 (see compressing).
+    // What Chromium and Firefox send: zstd, about as cheap as brotli 0 and as small as brotli 3 (see compressing).
     ['/json-large', 'gzip, deflate, br, zstd', 'zstd'],
     ['/json-large', 'zstd;q=0.5, br', 'br'],
     ['/json-large', 'zstd', 'zstd'],

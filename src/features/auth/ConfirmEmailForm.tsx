@@ -1,7 +1,8 @@
-import { type SubmitEvent, useEffect, useState } from 'react';
+import { type SubmitEvent, useState } from 'react';
 import FormError from '@/components/FormError';
 import { api } from '@/lib/api';
 import { AUTH_MESSAGES } from '@/lib/auth.rules';
+import { useLive } from '@/lib/live';
 import { notify } from '../toasts/toast.store';
 import type { UserAnswer } from './auth';
 import { $authModal, $user } from './auth.store';
@@ -15,11 +16,10 @@ import { $authModal, $user } from './auth.store';
  * password is read when the form is sent, so one typed or filled in before then is the one sent.
  */
 export default function ConfirmEmailForm() {
-  const [live, setLive] = useState(false);
+  const live = useLive();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState(false);
-  useEffect(() => setLive(true), []);
 
   async function submit(e: SubmitEvent<HTMLFormElement>) {
     e.preventDefault();

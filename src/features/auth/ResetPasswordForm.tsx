@@ -1,7 +1,8 @@
-import { type SubmitEvent, useEffect, useState } from 'react';
+import { type SubmitEvent, useState } from 'react';
 import FormError from '@/components/FormError';
 import { api } from '@/lib/api';
 import { AUTH_MESSAGES, newPasswordProblem } from '@/lib/auth.rules';
+import { useLive } from '@/lib/live';
 import { notify } from '../toasts/toast.store';
 import { $authModal } from './auth.store';
 
@@ -13,11 +14,10 @@ import { $authModal } from './auth.store';
  * filled in by a password manager before then is what is sent.
  */
 export default function ResetPasswordForm() {
-  const [live, setLive] = useState(false);
+  const live = useLive();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState(false);
-  useEffect(() => setLive(true), []);
 
   async function submit(e: SubmitEvent<HTMLFormElement>) {
     e.preventDefault();
