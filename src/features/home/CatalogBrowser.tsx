@@ -12,6 +12,7 @@ import {
 } from '../catalog/catalog';
 import { MAIN_CATEGORIES } from '../catalog/categories';
 import { SIGN_UP_TO_SAVE } from '../favorites/favorites';
+import './catalog.css';
 import '../favorites/favorites.css';
 import { $favorites, toggleFavorite } from '../favorites/favorites.store';
 import { shownLikes } from '../likes/likes';
