@@ -1,6 +1,7 @@
+import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createBrotliDecompress, createGunzip, createZstdDecompress } from 'node:zlib';
+import { createBrotliDecompress, createGunzip, createZstdDecompress, zstdDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compressing, negotiateEncoding, recentlyCompressed } from '../../scripts/compress.mjs';
 import { type Answer, decoded, rawRequest } from './raw-http';
@@ -14,6 +15,7 @@ const large = JSON.stringify({
   reviews: Array.from({ length: 40 }, (_, i) => ({ id: i, comment: `Lovely cream, number ${i}` })),
 });
 const small = JSON.stringify({ user: null });
+const other = JSON.stringify({ orders: Array.from({ length: 90 }, (_, i) => ({ id: `order-${i}`, total: i * 7 })) });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -41,6 +43,16 @@ const routes: Record<string, (res: http.ServerResponse) => unknown> = {
     res.end();
   },
   '/json-small': (res) => res.writeHead(200, json).end(small),
+  '/json-other-chunks': (res) => {
+    res.writeHead(200, json);
+    for (let i = 0; i < other.length; i += 700) res.write(other.slice(i, i + 700));
+    res.end();
+  },
+  '/json-small-chunks': (res) => {
+    res.writeHead(200, json);
+    res.write(small.slice(0, 5));
+    res.end(small.slice(5));
+  },
   '/json-end-only': (res) => {
     res.setHeader('content-type', 'application/json');
     res.end(large);
@@ -194,6 +206,59 @@ describe('on-demand answers are compressed for clients that accept it', () => {
     }
     const { headers } = await streamed('/page-streamed', 'zstd', 'part one');
     expect(headers['x-whole-body']).toBeUndefined();
+  });
+
+  it('answers put together at the same time each get their own bytes (the parts of a body are joined in one reused buffer)', async () => {
+    const paths = ['/json-large-chunks', '/json-other-chunks', '/json-small-chunks'];
+    const bodies: Record<string, string> = {
+      '/json-large-chunks': large,
+      '/json-other-chunks': other,
+      '/json-small-chunks': small,
+    };
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => paths[i % 3] ?? '').map(async (path, i) => ({
+        path,
+        answer: await request(path, { 'accept-encoding': ['zstd', 'br', 'gzip'][i % 3] ?? 'zstd' }),
+      })),
+    );
+    for (const { path, answer } of answers) expect(text(answer), path).toBe(bodies[path]);
+  });
+
+  it('a small body sent as it is keeps its bytes while later answers are put together', () => {
+    // A response that keeps what it is given to send, as a socket that cannot write yet does, and reads it later.
+    const given: Buffer[] = [];
+    const response = () => {
+      const headers = new Map<string, unknown>();
+      const res = Object.assign(new EventEmitter(), {
+        statusCode: 200,
+        getHeader: (name: string) => headers.get(name.toLowerCase()),
+        setHeader: (name: string, value: unknown) => headers.set(name.toLowerCase(), value),
+        removeHeader: (name: string) => headers.delete(name.toLowerCase()),
+        writeHead: () => res,
+        write: () => true,
+        end: (chunk: Buffer) => {
+          given.push(chunk);
+          return res;
+        },
+      });
+      return res;
+    };
+    const handler = compressing((req, res) => {
+      const body = req.url === '/small' ? small : large;
+      res.writeHead(200, json);
+      res.write(body.slice(0, 5));
+      res.end(body.slice(5));
+    });
+    for (const url of ['/small', '/large', '/small', '/large']) {
+      const req = { url, method: 'GET', headers: { 'accept-encoding': 'zstd' } };
+      handler(req as unknown as http.IncomingMessage, response() as unknown as http.ServerResponse);
+    }
+    expect(given.map((bytes, i) => (i % 2 === 0 ? bytes.toString() : zstdDecompressSync(bytes).toString()))).toEqual([
+      small,
+      large,
+      small,
+      large,
+    ]);
   });
 
   it('a client that sends no Accept-Encoding gets JSON as it is', async () => {
