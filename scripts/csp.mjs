@@ -67,6 +67,13 @@ export function policyForPage(policy, html) {
   return policy.replace(SHA256_SOURCE, (source) => (used.has(source.trim()) ? source : ''));
 }
 
+/** The elements whose inline text a policy hashes, with their tags as bytes (made once, not on every page). */
+const INLINE_TAGS = ['script', 'style'].map((tag) => ({
+  tag,
+  opening: Buffer.from(`<${tag}`),
+  closing: Buffer.from(`</${tag}`),
+}));
+
 /** The bytes that may follow a tag's name: `>`, `/` or white space (`<scripts>` is another element). */
 const AFTER_NAME = new Set([0x3e, 0x2f, 0x20, 0x09, 0x0a, 0x0c, 0x0d]);
 
@@ -78,9 +85,7 @@ const AFTER_NAME = new Set([0x3e, 0x2f, 0x20, 0x09, 0x0a, 0x0c, 0x0d]);
  * @param {Buffer} html
  */
 function* inlineTexts(html) {
-  for (const tag of ['script', 'style']) {
-    const opening = Buffer.from(`<${tag}`);
-    const closing = Buffer.from(`</${tag}`);
+  for (const { tag, opening, closing } of INLINE_TAGS) {
     let at = 0;
     for (;;) {
       const open = html.indexOf(opening, at);

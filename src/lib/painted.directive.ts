@@ -22,7 +22,9 @@ function painted(deadline: number): Promise<void> {
     setTimeout(resolve, deadline - performance.now());
     try {
       if (performance.getEntriesByName('first-contentful-paint').length > 0) return resolve();
-      new PerformanceObserver((_, observer) => {
+      // Paint entries are the first paint, which may be a blank frame, and the first contentful one: that one.
+      new PerformanceObserver((list, observer) => {
+        if (list.getEntriesByName('first-contentful-paint').length === 0) return;
         observer.disconnect();
         resolve();
       }).observe({ type: 'paint', buffered: true });
