@@ -1,9 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createBrotliDecompress, createGunzip, createZstdDecompress, zstdDecompressSync } from 'node:zlib';
+import { createBrotliDecompress, createGunzip, createZstdDecompress, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compressing, negotiateEncoding, recentlyCompressed } from '../../scripts/compress.mjs';
+import { compressing, keptZstd, negotiateEncoding, recentlyCompressed } from '../../scripts/compress.mjs';
 import { type Answer, decoded, rawRequest } from './raw-http';
 
 // On-demand answers (Astro's pages and /api JSON) compressed as they are sent (scripts/compress.mjs), as Astro's
@@ -436,5 +437,35 @@ describe('negotiation remembers the answer for a header it has seen', () => {
     expect(long.length).toBeGreaterThan(256);
     expect(negotiate(long)).toBe('gzip');
     expect(negotiate('gzip, deflate, br, zstd')).toBe('zstd');
+  });
+});
+
+describe('bodies compressed whole in zstd go through one kept compressor', () => {
+  const page = (i: number) => Buffer.from(`<li class="order">Order ${i}: Rose Face Oil, $42.00</li>`.repeat(40 + i * 7));
+
+  it('gives each body a frame of its own that decodes to it, as small as zstdCompressSync makes it', () => {
+    const zstd = keptZstd(3);
+    for (const body of [page(0), page(30), Buffer.alloc(0), Buffer.from('hi'), randomBytes(20_000), page(5)]) {
+      const frame = zstd(body);
+      expect(zstdDecompressSync(frame).equals(body)).toBe(true);
+      expect(frame.length).toBe(zstdCompressSync(body, { pledgedSrcSize: body.length }).length);
+    }
+  });
+
+  it('never overwrites a frame already given out, however many follow it (a socket may still be sending it)', () => {
+    const zstd = keptZstd(3, { slabBytes: 8 * 1024 });
+    const bodies = Array.from({ length: 60 }, (_, i) => page(i % 9));
+    const frames = bodies.map((body) => zstd(body));
+    // The frames are views of a few slabs, and were not copied out of them.
+    expect(new Set(frames.map((frame) => frame.buffer)).size).toBeLessThan(frames.length);
+    expect(frames.map((frame) => zstdDecompressSync(frame).toString())).toEqual(bodies.map(String));
+  });
+
+  it('compresses a body too large for a slab all the same', () => {
+    const zstd = keptZstd(3, { slabBytes: 4 * 1024 });
+    const body = page(60);
+    expect(body.length).toBeGreaterThan(4 * 1024);
+    expect(zstdDecompressSync(zstd(body)).equals(body)).toBe(true);
+    expect(zstdDecompressSync(zstd(page(1).subarray(0, 100))).equals(page(1).subarray(0, 100))).toBe(true);
   });
 });
