@@ -2,9 +2,12 @@
 // must cost no more than a tenth of their requests per second). Both shops run side by side on fresh embedded
 // databases (scripts/bench-shop.mjs; several of each, see SHOPS), each with signed-in shoppers; then, round after round,
 // each row is measured for a few seconds (scripts/load.mjs) on one shop and then the other (the order swapped every
-// round), so that whatever else the machine is doing weighs on both alike. Prints, per row, the median requests per second and server CPU per
-// request (user + system from /proc, which a busy machine disturbs less) of each, and their ratio. Every request sends
-// the Accept-Encoding Chromium sends.
+// // round), so that whatever else the machine is doing weighs on both alike. Prints, per row, the median requests per
+// second and server CPU per request (user + system from /proc, which a busy machine disturbs less) of each, and their
+// ratio: the median of the ratios of each pair measured back to back (a shop of each side, one after the other), with
+// their quartiles. The machine's own pace moves more between runs than the tenth this bench is to tell (one commit's
+// /orders read 347 and 535 requests per second in two runs, and the ratio of the two sides' medians 0.78 and 1.01), and
+// a pair measured seconds apart shares it. Every request sends the Accept-Encoding Chromium sends.
 //
 //   node scripts/bench-pages.mjs --before /path/to/other/checkout [--rounds 5] [--shops 2] [--duration 3]
 //     [--connections 50] [--only <part of a row's title>]
@@ -46,6 +49,8 @@ function cpuMs(pid) {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** The value a share `q` of `xs` is at or under (nearest rank). */
+const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.max(0, Math.ceil(q * xs.length) - 1)] ?? Number.NaN;
 
 async function shopWithShoppers(checkout) {
   const shop = await startShop({ port: await freePort(), mailboxPort: await freePort(), checkout });
@@ -95,35 +100,54 @@ try {
     return `/_astro/${name}`;
   };
   const scripts = { after: react(root), before: react(resolve(beforeDir)) };
-  const results = ROWS.filter((row) => !ONLY || row.title.includes(ONLY)).map((row) => ({ row, after: [], before: [] }));
+  const results = ROWS.filter((row) => !ONLY || row.title.includes(ONLY)).map((row) => ({
+    row,
+    after: [],
+    before: [],
+    ratios: [],
+  }));
   for (let round = 0; round < ROUNDS; round++) {
     for (const result of results) {
       for (let i = 0; i < SHOPS; i++) {
         const order = (round + i) % 2 === 0 ? ['after', 'before'] : ['before', 'after'];
+        /** @type {Record<string, { rps: number }>} */
+        const pair = {};
         for (const which of order) {
           const row = result.row.path === '' ? { ...result.row, path: scripts[which] ?? '/' } : result.row;
-          result[which].push(await measure(shops[which][i], row));
+          const measured = await measure(shops[which][i], row);
+          result[which].push(measured);
+          pair[which] = measured;
         }
+        result.ratios.push((pair.after?.rps ?? Number.NaN) / (pair.before?.rps ?? Number.NaN));
       }
     }
     console.log(`round ${round + 1} of ${ROUNDS} done (load average ${loadavg()[0].toFixed(1)})`);
   }
-  const lines = results.map(({ row, after: a, before: b }) => {
+  const lines = results.map(({ row, after: a, before: b, ratios }) => {
     const [ra, rb] = [median(a.map((r) => r.rps)), median(b.map((r) => r.rps))];
+    const [q1, q3] = [quantile(ratios, 0.25), quantile(ratios, 0.75)];
     const [ca, cb] = [median(a.map((r) => r.cpu)), median(b.map((r) => r.cpu))];
     const [ba, bb] = [median(a.map((r) => r.bytes)), median(b.map((r) => r.bytes))];
-    return `| ${row.title} | ${Math.round(rb)} | ${Math.round(ra)} | **${(ra / rb).toFixed(2)}** | ${cb.toFixed(2)} ms | ${ca.toFixed(2)} ms | ${(bb / 1024).toFixed(1)} KB | ${(ba / 1024).toFixed(1)} KB |`;
+    return `| ${row.title} | ${Math.round(rb)} | ${Math.round(ra)} | **${median(ratios).toFixed(2)}** (${q1.toFixed(2)}–${q3.toFixed(2)}) | ${cb.toFixed(2)} ms | ${ca.toFixed(2)} ms | ${(bb / 1024).toFixed(1)} KB | ${(ba / 1024).toFixed(1)} KB |`;
   });
   console.log(
     `\n${ROUNDS} rounds, ${SHOPS} shops a side, ${DURATION} s per row and shop, ${CONNECTIONS} connections; ${cpus().length} cores, ${cpus()[0]?.model.trim()}; Node ${process.versions.node}; load average ${loadavg()[0].toFixed(1)} at the end\n`,
   );
   console.log(
     [
-      '| Request | before: req/s | after: req/s | after / before | before: CPU per request | after: CPU per request | before: bytes per answer | after: bytes per answer |',
+      '| Request | before: req/s | after: req/s | after / before (quartiles) | before: CPU per request | after: CPU per request | before: bytes per answer | after: bytes per answer |',
       '| --- | --- | --- | --- | --- | --- | --- | --- |',
       ...lines,
     ].join('\n'),
   );
+  for (const { row, ratios } of results) {
+    console.log(
+      `\n${row.title}, each pair's ratio: ${[...ratios]
+        .sort((a, b) => a - b)
+        .map((r) => r.toFixed(2))
+        .join(' ')}`,
+    );
+  }
 } finally {
   for (const { shop } of [...shops.after, ...shops.before]) await shop.stop();
 }
