@@ -282,8 +282,8 @@ export function compressing(
         ? zlib.createBrotliCompress({ params: brotliParams(0, levels.br) })
         : zlib.createGzip({ level: levels.gzip });
 
-  /** @type {Record<number, (body: Buffer) => Buffer>} */
   // Small tables for what is compressed per answer (see keptZstd); zstd's own for a body compressed once for anyone.
+  /** @type {Record<number, (body: Buffer) => Buffer>} */
   const zstdAt = {
     [onceLevels.zstd]: keptZstd(onceLevels.zstd),
     [levels.zstd]: keptZstd(levels.zstd, { tableLog: PER_ANSWER_ZSTD_TABLE_LOG }),
