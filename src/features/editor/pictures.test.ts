@@ -93,3 +93,176 @@ describe('an uploaded picture', () => {
     expect(pictureProblem(local)).toBeNull();
   });
 });
+
+// What was bypassed: a deny-list of names read with regular expressions. What an SVG may hold is decided by an XML
+// parser that knows namespaces, and an allow-list of SVG elements and attributes, so each variant below reads as the
+// browser reads it.
+describe('an uploaded SVG, read as XML', () => {
+  const SVG_NS = 'http://www.w3.org/2000/svg';
+  const XHTML_NS = 'http://www.w3.org/1999/xhtml';
+  const doc = (text: string) => bytes(text);
+  const utf16le = (text: string) => Uint8Array.from(Buffer.from(`\uFEFF${text}`, 'utf16le'));
+  const utf16be = (text: string) => Uint8Array.from(Buffer.from(`\uFEFF${text}`, 'utf16le').swap16());
+
+  const namespaces: [string, Uint8Array][] = [
+    [
+      'a script under a prefix with a dot',
+      doc(`<svg xmlns="${SVG_NS}" xmlns:a.b="${SVG_NS}"><a.b:script>alert(1)</a.b:script></svg>`),
+    ],
+    ['a script under a non-ASCII prefix', doc(`<svg xmlns="${SVG_NS}" xmlns:é="${SVG_NS}"><é:script>alert(1)</é:script></svg>`)],
+    [
+      'an XHTML script under a prefix with a dot',
+      doc(`<svg xmlns="${SVG_NS}" xmlns:h.t="${XHTML_NS}"><h.t:script>alert(1)</h.t:script></svg>`),
+    ],
+    ['an XHTML script by the default namespace redeclared', svg(`<g xmlns="${XHTML_NS}"><script>alert(1)</script></g>`)],
+    ['an element of XHTML that is no script', svg(`<g><p xmlns="${XHTML_NS}">hi</p></g>`)],
+    [
+      'a script under the svg: prefix',
+      doc(`<svg xmlns="${SVG_NS}" xmlns:svg="${SVG_NS}"><svg:script>alert(1)</svg:script></svg>`),
+    ],
+    ['an element of an unknown vocabulary', svg('<x:thing xmlns:x="urn:example:x"/>')],
+    ['a prefix never declared', svg('<a.b:script>alert(1)</a.b:script>')],
+    ['a root element in no namespace', doc('<svg><circle r="4"/></svg>')],
+    ['an attribute in an unknown namespace', svg('<rect x:onload="alert(1)" xmlns:x="urn:example:x"/>')],
+    ['an xml:base that moves the links', svg('<use href="#a"/>', ' xml:base="https://evil.example/"')],
+  ];
+  it.each(namespaces)('refuses %s', (_, upload) => {
+    expect(pictureProblem(upload)).toMatch(/^This SVG /);
+  });
+
+  it('names a script element as written, whatever its prefix', () => {
+    expect(pictureProblem(namespaces[0]?.[1] ?? new Uint8Array())).toContain('<a.b:script>');
+    expect(pictureProblem(namespaces[2]?.[1] ?? new Uint8Array())).toContain('<h.t:script>');
+    expect(pictureProblem(svg('<script>alert(1)</script>'))).toContain('<script>');
+  });
+
+  const entities: [string, Uint8Array][] = [
+    [
+      'an internal entity holding a script',
+      doc(`<!DOCTYPE svg [<!ENTITY s "<script>alert(1)</script>">]><svg xmlns="${SVG_NS}">&s;</svg>`),
+    ],
+    [
+      'entities that multiply (billion laughs)',
+      doc(`<!DOCTYPE svg [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;&a;">]><svg xmlns="${SVG_NS}"><text>&b;</text></svg>`),
+    ],
+    [
+      'an external DTD',
+      doc(
+        `<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd"><svg xmlns="${SVG_NS}"/>`,
+      ),
+    ],
+    ['an entity never declared', svg('<text>&x;</text>')],
+    ['a character reference in an attribute’s name', svg('<rect o&#110;load="alert(1)"/>')],
+    ['a character reference spelling javascript: in a link', svg('<use href="&#x6A;avascript:alert(1)"/>')],
+    ['character references spelling url() to another server', svg('<rect fill="&#117;rl(https://evil.example/p.svg#g)"/>')],
+    ['a character reference hiding url() in a style attribute', svg('<rect style="fill: u&#114;l(//evil.example/x#g)"/>')],
+    ['a character reference hiding @import in a style element', svg('<style>&#64;import "https://evil.example/x.css";</style>')],
+    [
+      'a processing instruction after the root',
+      doc(`<svg xmlns="${SVG_NS}"/><?xml-stylesheet href="https://evil.example/x.css"?>`),
+    ],
+  ];
+  it.each(entities)('refuses %s', (_, upload) => {
+    expect(pictureProblem(upload)).toMatch(/^This SVG /);
+  });
+
+  const cdata: [string, Uint8Array][] = [
+    ['an @import in CDATA', svg('<style><![CDATA[@import url(https://evil.example/x.css);]]></style>')],
+    ['a remote url() in CDATA', svg('<style><![CDATA[rect { fill: url(https://evil.example/x.svg#g) }]]></style>')],
+    ['an @import split across text and CDATA', svg('<style>@imp<![CDATA[ort "https://evil.example/x.css";]]></style>')],
+    ['an @import split by a comment', svg('<style>@imp<!-- x -->ort "https://evil.example/x.css";</style>')],
+    ['a script in CDATA', svg('<script><![CDATA[alert(1)]]></script>')],
+    ['a CSS escape hiding url()', svg('<style>rect { fill: \\75 rl(https://evil.example/x.svg#g) }</style>')],
+    ['a CSS escape hiding @import', svg('<style>@\\69mport "https://evil.example/x.css";</style>')],
+    ['image-set() with a remote picture', svg('<style>svg { background: image-set("https://evil.example/x.png" 1x) }</style>')],
+  ];
+  it.each(cdata)('refuses %s', (_, upload) => {
+    expect(pictureProblem(upload)).toMatch(/^This SVG /);
+  });
+
+  const cases: [string, Uint8Array][] = [
+    ['<SCRIPT>', svg('<SCRIPT>alert(1)</SCRIPT>')],
+    ['<Script>', svg('<Script>alert(1)</Script>')],
+    ['<svg:SCRIPT>', doc(`<svg xmlns="${SVG_NS}" xmlns:svg="${SVG_NS}"><svg:SCRIPT>alert(1)</svg:SCRIPT></svg>`)],
+    ['ONLOAD', svg('<circle r="4" ONLOAD="alert(1)"/>')],
+    ['onLoad', svg('<circle r="4" onLoad="alert(1)"/>')],
+    ['<foreignobject>', svg('<foreignobject><div xmlns="http://www.w3.org/1999/xhtml">x</div></foreignobject>')],
+    ['an upper-case root', doc(`<SVG xmlns="${SVG_NS}"><circle r="4"/></SVG>`)],
+  ];
+  it.each(cases)('refuses %s in any case', (_, upload) => {
+    expect(pictureProblem(upload)).toMatch(/^This SVG /);
+  });
+
+  it('refuses what is not UTF-8, saying to save it as UTF-8', () => {
+    const evil = `<svg xmlns="${SVG_NS}"><script>alert(1)</script></svg>`;
+    const clean = `<svg xmlns="${SVG_NS}"><circle r="4"/></svg>`;
+    for (const upload of [utf16le(evil), utf16le(clean), utf16be(evil), utf16be(clean)])
+      expect(pictureProblem(upload)).toMatch(/^This SVG .*UTF-8/);
+    const latin1 = doc(`<?xml version="1.0" encoding="ISO-8859-1"?>${clean}`);
+    expect(pictureProblem(latin1)).toMatch(/^This SVG .*UTF-8/);
+    const latin1Bytes = Uint8Array.from(
+      Buffer.from(`<?xml version="1.0" encoding="ISO-8859-1"?><svg xmlns="${SVG_NS}"><title>Crème</title></svg>`, 'latin1'),
+    );
+    expect(pictureProblem(latin1Bytes)).toMatch(/^This SVG .*UTF-8/);
+    expect(pictureProblem(doc(`<?xml version="1.0" encoding="UTF-16"?>${clean}`))).toMatch(/^This SVG .*UTF-8/);
+    expect(pictureProblem(doc(`<?xml version="1.1"?>${clean}`))).toMatch(/^This SVG /);
+    // A byte-order mark before UTF-8 is read as browsers read it: what follows is checked, and a clean one is taken.
+    expect(pictureProblem(doc(`\uFEFF${evil}`))).toMatch(/^This SVG .*<script>/);
+    expect(pictureProblem(doc(`\uFEFF<?xml version="1.0" encoding="utf-8"?>${clean}`))).toBeNull();
+  });
+
+  const links: [string, Uint8Array][] = [
+    ['foreignObject with plain text', svg('<foreignObject width="10" height="10">hello</foreignObject>')],
+    [
+      'foreignObject with XHTML',
+      svg(`<foreignObject><div xmlns="${XHTML_NS}"><img src="x" onerror="alert(1)"/></div></foreignObject>`),
+    ],
+    ['set of href', svg('<use href="#a"><set attributeName="href" to="https://evil.example/x.svg#a"/></use>')],
+    [
+      'animate of xlink:href',
+      svg(
+        '<a><animate attributeName="xlink:href" values="javascript:alert(1)"/><text>x</text></a>',
+        ' xmlns:xlink="http://www.w3.org/1999/xlink"',
+      ),
+    ],
+    ['set of an event handler', svg('<rect width="4"><set attributeName="onclick" to="alert(1)"/></rect>')],
+    [
+      'animate of style',
+      svg('<rect width="4"><animate attributeName="style" values="fill:url(https://evil.example/x#g)"/></rect>'),
+    ],
+    [
+      'animate to a remote url()',
+      svg('<rect width="4"><animate attributeName="fill" values="url(#a);url(https://evil.example/x#g)"/></rect>'),
+    ],
+    ['use of another server', svg('<use href="http://evil.example/x.svg#a"/>')],
+    ['use of a protocol-relative address', svg('<use href="//evil.example/x.svg#a"/>')],
+    ['use with blanks before the #', svg('<use href=" #a"/>')],
+    ['image of a data: URL', svg('<image href="data:image/png;base64,iVBORw0KGgo="/>')],
+    ['image of a fragment', svg('<image href="#a"/>')],
+    ['feImage of another server', svg('<filter id="f"><feImage href="https://evil.example/x.png"/></filter>')],
+    ['a link element', svg('<a href="#a"><text>x</text></a>')],
+    ['a style @import', svg('<style>@import url(#a);</style>')],
+    ['a style url(http…)', svg('<style>rect { fill: url(http://evil.example/x.svg#g) }</style>')],
+    ['a cursor from another server', svg('<rect width="4" cursor="url(https://evil.example/c.cur), auto"/>')],
+    ['an xlink:href to a relative file', svg('<use xlink:href="x.svg#a"/>', ' xmlns:xlink="http://www.w3.org/1999/xlink"')],
+  ];
+  it.each(links)('refuses %s', (_, upload) => {
+    expect(pictureProblem(upload)).toMatch(/^This SVG /);
+  });
+
+  it('accepts the drawing programs’ ordinary SVG: declaration, comments, gradients, CDATA styles, harmless animation', () => {
+    const ordinary = doc(
+      `<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n<!-- drawn by hand -->\n<svg xmlns="${SVG_NS}" xmlns:xlink="http://www.w3.org/1999/xlink" version="1.1" viewBox="0 0 10 10" width="10" height="10" role="img" aria-label="A jar">` +
+        '<title>A jar</title><desc>Turmeric &amp; honey &lt;jar&gt;</desc>' +
+        '<defs><linearGradient id="g" gradientUnits="userSpaceOnUse" x1="0" y1="0" x2="0" y2="10"><stop offset="0" stop-color="#fff"/><stop offset="1" style="stop-color: #000; stop-opacity: 0.5"/></linearGradient>' +
+        '<radialGradient id="h" xlink:href="#g"/><clipPath id="c"><circle r="4"/></clipPath>' +
+        '<filter id="f"><feGaussianBlur in="SourceGraphic" stdDeviation="1"/></filter><path id="p" d="M0 5h10"/></defs>' +
+        '<style><![CDATA[ .jar { fill: url(#g); } @media (prefers-color-scheme: dark) { .jar { opacity: 0.9 } } ]]></style>' +
+        '<g class="jar" clip-path="url(#c)" filter="url( \'#f\' )" transform="translate(1 1)"><rect width="8" height="8" rx="1"/>' +
+        '<animate attributeName="opacity" values="0.8;1;0.8" dur="3s" repeatCount="indefinite"/></g>' +
+        '<text xml:space="preserve" font-family="Georgia, \'Times New Roman\'" font-size="2"><textPath href="#p">Aurelia</textPath></text>' +
+        '<use href="#p" stroke="url(#h)"/></svg>',
+    );
+    expect(pictureProblem(ordinary)).toBeNull();
+  });
+});
