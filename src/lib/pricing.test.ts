@@ -1,6 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { estimatedShippingCents, fallbackShippingCents, orderTotals, parcelWeightLb, shippingCents, taxCents } from './pricing';
+import {
+  estimatedShippingCents,
+  fallbackShippingCents,
+  MAX_CHARGE_CENTS,
+  MAX_PARCEL_LB,
+  maxUnitPriceCents,
+  orderTotals,
+  parcelWeightLb,
+  SHIPPING_ALLOWANCE_CENTS,
+  shippingCents,
+  taxCents,
+} from './pricing';
 
 describe('pricing (product spec)', () => {
   it('charges 8.9% tax on the subtotal, rounded to the cent', () => {
@@ -74,5 +85,22 @@ describe('pricing (product spec)', () => {
     for (const state of ['GA', 'FL', 'AL', 'SC', 'NC', 'TN']) expect(fallbackShippingCents(state, 1)).toBe(1300);
     expect(fallbackShippingCents('NY', 0.5)).toBe(1500);
     expect(fallbackShippingCents('CA', 3.2)).toBe(2400);
+  });
+
+  it('prices at most what one card payment can take: five at the ceiling, with tax and shipping, fit; a cent more does not', () => {
+    // Stripe's largest charge in US dollars.
+    expect(MAX_CHARGE_CENTS).toBe(99_999_999);
+    // The allowance for shipping is more than the shop's own rate for its heaviest parcel, to anywhere.
+    expect(SHIPPING_ALLOWANCE_CENTS).toBeGreaterThanOrEqual(fallbackShippingCents('CA', MAX_PARCEL_LB));
+    const charged = (price: number, quantity: number) => quantity * price + taxCents(quantity * price) + SHIPPING_ALLOWANCE_CENTS;
+    for (const quantity of [1, 2, 5]) {
+      const ceiling = maxUnitPriceCents(quantity);
+      expect(Number.isSafeInteger(ceiling)).toBe(true);
+      expect(charged(ceiling, quantity), `${quantity} at the ceiling`).toBeLessThanOrEqual(MAX_CHARGE_CENTS);
+      expect(charged(ceiling + 1, quantity), `${quantity} at a cent more`).toBeGreaterThan(MAX_CHARGE_CENTS);
+      // Whatever shipping the order really pays (free from $500) is within the allowance.
+      expect(orderTotals(quantity * ceiling, SHIPPING_ALLOWANCE_CENTS).totalCents).toBeLessThanOrEqual(MAX_CHARGE_CENTS);
+    }
+    expect(maxUnitPriceCents(5)).toBe(18_347_107);
   });
 });

@@ -20,6 +20,34 @@ export const PARCEL = { length: 10, width: 8, height: 4, distanceUnit: 'in' } as
 export const DEFAULT_ITEM_WEIGHT_LB = 1;
 export const MIN_PARCEL_WEIGHT_LB = 0.5;
 
+/** The heaviest parcel the shop sends or asks rates for (its one box holds far less). */
+export const MAX_PARCEL_LB = 150;
+
+/** The most one card payment can take: Stripe charges at most $999,999.99 in US dollars (its `amount` ≤ 99999999). */
+export const MAX_CHARGE_CENTS = 99_999_999;
+
+/** The least one card payment can take: Stripe's minimum charge in US dollars, $0.50. */
+export const MIN_CHARGE_CENTS = 50;
+
+/**
+ * What the highest unit price keeps free for shipping: more than the shop's own rate for its heaviest parcel to any
+ * state ($465 for 150 lb). An order at such prices ships free (from $500), so this is margin, never charged.
+ */
+export const SHIPPING_ALLOWANCE_CENTS = 100_000;
+
+/**
+ * The highest unit price, in cents, at which `quantity` of one item is still one card payment: the largest p with
+ * quantity × p + tax on it + SHIPPING_ALLOWANCE_CENTS ≤ MAX_CHARGE_CENTS. For the cart's 5 a line: $183,471.07.
+ */
+export function maxUnitPriceCents(quantity: number): number {
+  const charged = (p: number) => quantity * p + taxCents(quantity * p) + SHIPPING_ALLOWANCE_CENTS;
+  // The bound without tax's rounding, then stepped to the last cent that still fits.
+  let p = Math.floor((MAX_CHARGE_CENTS - SHIPPING_ALLOWANCE_CENTS) / (quantity * (1 + TAX_RATE)));
+  while (charged(p + 1) <= MAX_CHARGE_CENTS) p++;
+  while (charged(p) > MAX_CHARGE_CENTS) p--;
+  return p;
+}
+
 /** States shipped at the lower fallback base rate (near the Georgia warehouse). */
 export const NEARBY_STATES: readonly string[] = ['GA', 'FL', 'AL', 'SC', 'NC', 'TN'];
 

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 function syncWith(edit: (source: string) => string) {
   for (const entry of ['astro.config.mjs', 'package.json', 'tsconfig.json', 'scripts', 'src', 'content'])
     cpSync(join(root, entry), join(work, entry), { recursive: true });
-  symlinkSync(join(root, 'node_modules'), join(work, 'node_modules'));
+  if (!existsSync(join(work, 'node_modules'))) symlinkSync(join(root, 'node_modules'), join(work, 'node_modules'));
   const dir = join(work, 'content/products');
   const file = readdirSync(dir)
     .filter((f) => f.endsWith('.md'))
@@ -33,5 +33,12 @@ describe('an invalid product file', () => {
     expect(status).not.toBe(0);
     expect(output).toContain(file.replace(/\.md$/, ''));
     expect(output).toMatch(/price/);
+  }, 60_000);
+
+  it('fails the build for a price edited by hand that the checkout could not charge ($0.00 once published)', () => {
+    const { file, status, output } = syncWith((s) => s.replace(/^price: .*$/m, 'price: 1e-9'));
+    expect(status).not.toBe(0);
+    expect(output).toContain(file.replace(/\.md$/, ''));
+    expect(output).toContain('price must be at least $0.01');
   }, 60_000);
 });

@@ -1,4 +1,7 @@
 import { z } from 'astro/zod';
+import { MAX_CHARGE_CENTS, MAX_PARCEL_LB, maxUnitPriceCents } from '@/lib/pricing';
+import { MAX_QUANTITY } from '../cart/cart';
+import { formatPrice } from './catalog';
 import { MAIN_CATEGORIES, SIZES } from './categories';
 
 const text = z.string().trim().min(1);
@@ -8,6 +11,26 @@ export const PRODUCT_PATTERNS = {
   colorValue: { regex: /^[a-z0-9-]+$/, message: 'colour value must be a lowercase slug' },
   hex: { regex: /^#[0-9a-fA-F]{6}$/, message: 'hex must look like #1f5fa8' },
   sku: { regex: /^[A-Z0-9-]+$/, message: 'sku must be upper-case letters, digits and dashes' },
+} as const;
+
+/** The lowest price, in cents: a product is never given away. */
+export const MIN_PRICE_CENTS = 1;
+/**
+ * The highest price, in cents: a full cart line of it (MAX_QUANTITY), with tax and shipping, is still one card payment
+ * (MAX_CHARGE_CENTS, Stripe's largest). $183,471.07; derived in src/lib/pricing.ts, not chosen.
+ */
+export const MAX_PRICE_CENTS = maxUnitPriceCents(MAX_QUANTITY);
+/** The lightest shipping weight, in pounds. */
+export const MIN_WEIGHT_LB = 0.01;
+/** The heaviest shipping weight, in pounds: a full cart line of it fits the shop's one parcel (30 lb). */
+export const MAX_WEIGHT_LB = MAX_PARCEL_LB / MAX_QUANTITY;
+
+export const PRICE_MESSAGES = {
+  tooLow: `price must be at least ${formatPrice(MIN_PRICE_CENTS)}`,
+  tooHigh: `price must be at most ${formatPrice(MAX_PRICE_CENTS)}: five of it, with tax and shipping, must fit in one card payment (at most ${formatPrice(MAX_CHARGE_CENTS)})`,
+  decimals: 'price must have at most two decimals',
+  weightTooLow: `weight must be at least ${MIN_WEIGHT_LB} lb`,
+  weightTooHigh: `weight must be at most ${MAX_WEIGHT_LB} lb: five of it must fit in one parcel (at most ${MAX_PARCEL_LB} lb)`,
 } as const;
 
 const matching = ({ regex, message }: { regex: RegExp; message: string }) => z.string().regex(regex, { error: message });
@@ -28,9 +51,10 @@ export function productSchema<Img extends z.ZodType>(image: Img) {
       /** Dollars with at most two decimals, as an editor writes them; converted to cents below. */
       price: z
         .number()
-        .positive()
+        .min(MIN_PRICE_CENTS / 100, { error: PRICE_MESSAGES.tooLow })
+        .max(MAX_PRICE_CENTS / 100, { error: PRICE_MESSAGES.tooHigh })
         .refine((n) => Number.isInteger(Math.round(n * 100)) && Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, {
-          error: 'price must have at most two decimals',
+          error: PRICE_MESSAGES.decimals,
         }),
       description: text,
       detailedDescription: text,
@@ -52,7 +76,10 @@ export function productSchema<Img extends z.ZodType>(image: Img) {
       inStock: z.boolean(),
       sku: matching(PRODUCT_PATTERNS.sku),
       /** Shipping weight in pounds. */
-      weight: z.number().positive(),
+      weight: z
+        .number()
+        .min(MIN_WEIGHT_LB, { error: PRICE_MESSAGES.weightTooLow })
+        .max(MAX_WEIGHT_LB, { error: PRICE_MESSAGES.weightTooHigh }),
       likes: z.number().int().nonnegative(),
       benefits: z.array(text).min(1),
       ingredients: text,
@@ -72,6 +99,15 @@ export function productSchema<Img extends z.ZodType>(image: Img) {
     .superRefine((p, ctx) => {
       if (p.hasColors !== p.colors.length > 0) {
         ctx.addIssue({ code: 'custom', path: ['colors'], message: 'hasColors must be true exactly when colors are listed' });
+      }
+      // A colour's value is its key in carts, stock counts and orders: two colours with one key would be one item.
+      const shared = p.colors.find((c, i) => p.colors.findIndex((d) => d.value === c.value) !== i);
+      if (shared) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['colors'],
+          message: `two colours share the key “${shared.value}”; each colour needs its own`,
+        });
       }
     })
     .transform(({ price, ...rest }) => ({ ...rest, priceCents: Math.round(price * 100) }));

@@ -65,4 +65,59 @@ describe('the catalogue guard', () => {
       /sku: AUR-VCBC-8OZ is already the SKU of/,
     );
   });
+
+  it('a price is a whole number of cents from $0.01 to what five of it, with tax and shipping, can be charged', () => {
+    const priced = (price: string) => catalogueProblem(catalogue, save(FILE, scrubs.replace('price: 45\n', `price: ${price}\n`)));
+    // Each of these was once saved, published as $0.00 or made every checkout of it a 500.
+    expect(priced('1e-9')).toBe(`${FILE}: price: price must be at least $0.01`);
+    expect(priced('0')).toBe(`${FILE}: price: price must be at least $0.01`);
+    expect(priced('-5')).toBe(`${FILE}: price: price must be at least $0.01`);
+    const tooHigh = `${FILE}: price: price must be at most $183,471.07: five of it, with tax and shipping, must fit in one card payment (at most $999,999.99)`;
+    expect(priced('30000000')).toBe(tooHigh);
+    expect(priced('1e20')).toBe(tooHigh);
+    expect(priced('183471.08')).toBe(tooHigh);
+    expect(priced('.Inf')).toMatch(/^.+: price: /);
+    expect(priced('.NaN')).toMatch(/^.+: price: /);
+    expect(priced('0.01')).toBeNull();
+    expect(priced('183471.07')).toBeNull();
+  });
+
+  it('a weight is from 0.01 lb to what five of it can weigh in the shop’s one parcel', () => {
+    const weighed = (weight: string) =>
+      catalogueProblem(catalogue, save(FILE, scrubs.replace('weight: 1.2\n', `weight: ${weight}\n`)));
+    expect(weighed('1e-9')).toBe(`${FILE}: weight: weight must be at least 0.01 lb`);
+    expect(weighed('-1')).toBe(`${FILE}: weight: weight must be at least 0.01 lb`);
+    const tooHeavy = `${FILE}: weight: weight must be at most 30 lb: five of it must fit in one parcel (at most 150 lb)`;
+    expect(weighed('1e20')).toBe(tooHeavy);
+    expect(weighed('30.01')).toBe(tooHeavy);
+    expect(weighed('0.01')).toBeNull();
+    expect(weighed('30')).toBeNull();
+  });
+
+  it('a colour’s key stays as it is: the name and swatch may change, the key may not; a new colour has a key of its own', () => {
+    // The name and the swatch change; the key (value) stays.
+    expect(
+      catalogueProblem(
+        catalogue,
+        save(FILE, scrubs.replace('  - name: Blue\n', '  - name: Royal Blue\n').replace('"#1f5fa8"', '"#2a5fb8"')),
+      ),
+    ).toBeNull();
+    // The key changes in place: refused, whether the colour keeps its name or only its swatch.
+    const keyed = `${FILE}: colours: the key of “Blue” (blue) cannot change: carts, stock counts and orders know the colour by it. Change its name or swatch instead; to sell another colour, add it as a new colour.`;
+    expect(catalogueProblem(catalogue, save(FILE, scrubs.replace('value: blue\n', 'value: blue-two\n')))).toBe(keyed);
+    expect(
+      catalogueProblem(
+        catalogue,
+        save(FILE, scrubs.replace('  - name: Blue\n    value: blue\n', '  - name: Navy\n    value: navy\n')),
+      ),
+    ).toBe(keyed);
+    // Two colours may not share a key.
+    expect(catalogueProblem(catalogue, save(FILE, scrubs.replace('value: grey\n', 'value: blue\n')))).toBe(
+      `${FILE}: colors: two colours share the key “blue”; each colour needs its own`,
+    );
+    // A colour taken away with nothing in its place is the shop's editor's to judge (it knows the stock counts).
+    const withoutBlack = scrubs.replace(/ {2}- name: Black\n(?: {4}.*\n)+/, '');
+    expect(withoutBlack).not.toContain('value: black');
+    expect(catalogueProblem(catalogue, save(FILE, withoutBlack))).toBeNull();
+  });
 });

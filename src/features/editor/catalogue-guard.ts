@@ -2,7 +2,8 @@
 // (catalogue-edit.server.ts, the catalogue as saved in the database) and the developers' Keystatic editor
 // (editor/catalogue-guard.ts, the files on disk) both ask it, so there is one set of rules: every product file written
 // passes the build's own schema, ids and SKUs stay unique across the catalogue, every picture a product names exists,
-// and only product files and pictures are written, never a path outside the content folder.
+// a colour keeps its key (carts, stock counts and orders name it by it), and only product files and pictures are
+// written, never a path outside the content folder.
 import { z } from 'astro/zod';
 import { load } from 'js-yaml';
 import { productSchema } from '@/features/catalog/product.schema';
@@ -33,8 +34,18 @@ export function frontMatter(text: string): unknown {
   return load(block.yaml);
 }
 
+/** A colour as the guard needs it: `value` is its key in carts, stock counts and orders. */
+export type GuardedColour = { name: string; value: string; hex: string };
+
 /** A product file as the guard needs it. */
-export type GuardedProduct = { id: number; sku: string; name: string; priceCents: number; images: string[] };
+export type GuardedProduct = {
+  id: number;
+  sku: string;
+  name: string;
+  priceCents: number;
+  images: string[];
+  colors: GuardedColour[];
+};
 
 /** The problems of one product file, as 'field: message' lines (empty when the build would accept it). */
 export function fileProblems(text: string): { problems: string[]; product?: GuardedProduct } {
@@ -50,7 +61,30 @@ export function fileProblems(text: string): { problems: string[]; product?: Guar
   }
   const p = result.data;
   const images = [...p.images.map((i) => i.src), ...p.colors.flatMap((c) => (c.image ? [c.image.src] : []))];
-  return { problems: [], product: { id: p.id, sku: p.sku, name: p.name, priceCents: p.priceCents, images } };
+  const colors = p.colors.map(({ name, value, hex }) => ({ name, value, hex }));
+  return { problems: [], product: { id: p.id, sku: p.sku, name: p.name, priceCents: p.priceCents, images, colors } };
+}
+
+/**
+ * The colours a save takes away (their keys gone from the product), or why it may not: a colour whose key changes in
+ * place, that is a colour gone whose name or swatch comes back under a new key. Keys are locked like the product's id:
+ * carts, stock counts and orders name a colour by its key, and would no longer find it.
+ */
+export function colourChange(
+  before: readonly GuardedColour[],
+  after: readonly GuardedColour[],
+): { removed: GuardedColour[]; problem: string | null } {
+  const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+  const kept = new Set(before.map((c) => c.value));
+  const removed = before.filter((c) => !after.some((d) => d.value === c.value));
+  const added = after.filter((c) => !kept.has(c.value));
+  const rekeyed = removed.find((c) => added.some((d) => same(d.name, c.name) || same(d.hex, c.hex)));
+  return {
+    removed,
+    problem: rekeyed
+      ? `colours: the key of “${rekeyed.name}” (${rekeyed.value}) cannot change: carts, stock counts and orders know the colour by it. Change its name or swatch instead; to sell another colour, add it as a new colour.`
+      : null,
+  };
 }
 
 /** What a save writes: files by their path from the project root, and paths it deletes. */
@@ -83,6 +117,7 @@ export function kindOfPath(path: string): 'product' | 'picture' | null {
 export function catalogueProblem(catalogue: Catalogue, update: Update): string | null {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const files = new Map(catalogue.files);
+  const before = catalogue.files;
   const changed = new Set<string>();
   const newImages = new Set<string>();
   for (const { path } of update.deletions) {
@@ -124,6 +159,10 @@ export function catalogueProblem(catalogue: Catalogue, update: Update): string |
     if (sameId) return `${p.file}: id: ${p.id} is already the id of ${sameId.file}; ids must be unique.`;
     const sameSku = products.find((q) => q.file !== p.file && q.sku === p.sku);
     if (sameSku) return `${p.file}: sku: ${p.sku} is already the SKU of ${sameSku.file}; SKUs must be unique.`;
+    // A file that was there before (and could be read) keeps its colours' keys.
+    const earlier = before.has(p.file) ? fileProblems(before.get(p.file) ?? '').product : undefined;
+    const rekeyed = earlier ? colourChange(earlier.colors, p.colors).problem : null;
+    if (rekeyed) return `${p.file}: ${rekeyed}`;
   }
   return null;
 }
