@@ -2,6 +2,7 @@
 // its address, and the words the admin sees. Pure, shared by the server (which enforces them) and the islands.
 
 import { STATUS_LABELS, type StatusKey, statusOf } from '../orders/orders';
+import { isFilterDay } from './sales';
 
 /**
  * Where an order may go from each status: processing → shipped → delivered, or processing → cancelled (with a
@@ -52,17 +53,9 @@ export interface OrderListQuery {
   /** The search as typed (trimmed), or ''. */
   q: string;
   status: StatusKey | null;
-  /** YYYY-MM-DD, inclusive, in UTC. */
+  /** YYYY-MM-DD, inclusive, in the shop's time zone; a day outside 1970 to 2200 (isFilterDay) is left out. */
   from: string | null;
   to: string | null;
-}
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-/** A real calendar day written YYYY-MM-DD (not 2026-02-30). */
-function isDay(value: string | null): value is string {
-  if (value === null || !DAY.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
 }
 
 export function orderListQuery(params: URLSearchParams): OrderListQuery {
@@ -72,8 +65,8 @@ export function orderListQuery(params: URLSearchParams): OrderListQuery {
   return {
     q: (params.get('q') ?? '').trim().slice(0, MAX_SEARCH),
     status: status && status in STATUS_LABELS ? (status as StatusKey) : null,
-    from: isDay(from) ? from : null,
-    to: isDay(to) ? to : null,
+    from: isFilterDay(from) ? from : null,
+    to: isFilterDay(to) ? to : null,
   };
 }
 

@@ -50,6 +50,19 @@ export function isDay(value: string | null | undefined): value is Day {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
 }
 
+/**
+ * The days an admin's filters take: the shop cannot have orders before 1970, nor a calendar far beyond its own time.
+ * A day outside them is refused (the export) or left out (the orders list), never turned into an instant the time-zone
+ * arithmetic or the database cannot hold (`?from=0001-01-01&to=9999-12-31` was a 500).
+ */
+export const FIRST_FILTER_DAY: Day = '1970-01-01';
+export const LAST_FILTER_DAY: Day = '2200-12-31';
+
+/** Whether `value` is a real day (isDay) within the days an admin's filters take. */
+export function isFilterDay(value: string | null | undefined): value is Day {
+  return isDay(value) && value >= FIRST_FILTER_DAY && value <= LAST_FILTER_DAY;
+}
+
 /** The day `n` days after `day` (before, when negative). */
 export function addDays(day: Day, n: number): Day {
   return new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
@@ -223,8 +236,11 @@ export function exportRange(
     ['from', from],
     ['to', to],
   ] as const)
-    if (value !== null && !isDay(value))
-      return { ok: false, message: `${name} must be a day written YYYY-MM-DD, such as 2026-11-25.` };
+    if (value !== null) {
+      if (!isDay(value)) return { ok: false, message: `${name} must be a day written YYYY-MM-DD, such as 2026-11-25.` };
+      if (!isFilterDay(value))
+        return { ok: false, message: `${name} must be a day from ${FIRST_FILTER_DAY} to ${LAST_FILTER_DAY}.` };
+    }
   if (from && to && to < from) return { ok: false, message: 'The range ends before it starts: to is earlier than from.' };
   return { ok: true, range: { from, to } };
 }
