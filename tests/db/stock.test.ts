@@ -506,6 +506,76 @@ describe(`stock on ${TEST_DATABASE_KIND}`, () => {
       expect(await startAs([scrubs(1, 'black', 'S')], me)).toMatchObject({ ok: true });
     });
 
+    /** A signed-in shopper checking out from a client address (as every endpoint call is from one). */
+    const accountAt = async (clientAddress: string, addressLimitFactor = 1) => {
+      const { sub } = await newShopper(db, 'net');
+      return { userId: sub, clientAddress, addressLimitFactor };
+    };
+    const startFrom = async (lines: Line[], who: { userId: string | null; clientAddress: string; addressLimitFactor: number }) =>
+      startCheckout(db, payments, catalogue, who.userId, { lines, address, rateId: await rateFor(lines) }, who);
+
+    it('one client address holds at most its cap of an item, guests and accounts alike; another address still buys', async () => {
+      await count(soap(), 120);
+      // ADDRESS_LIMIT_FACTOR 2: one address may hold 10 of an item, whoever is signed in behind it.
+      const here = { userId: null, clientAddress: '203.0.113.50', addressLimitFactor: 2 };
+      expect(await startFrom([soap(5)], here)).toMatchObject({ ok: true });
+      expect(await startFrom([soap(4)], here)).toMatchObject({ ok: true });
+      const accounts = await Promise.all(Array.from({ length: 4 }, () => accountAt(here.clientAddress, 2)));
+      expect(await startFrom([soap(1)], accounts[0] ?? here)).toMatchObject({ ok: true });
+      const before = await intents();
+      for (const account of accounts.slice(1))
+        expect(await startFrom([soap(5)], account)).toEqual({
+          ok: false,
+          status: 409,
+          code: 'hold_limit',
+          message:
+            '10 of Kojic Acid Soap are already set aside in other checkouts from your network, the most we hold for one network at a time. Please try again when they lapse, within 15 minutes.',
+        });
+      expect(await intents()).toBe(before);
+      expect(await available(soap())).toBe(110);
+      // A different address, guest or account, still buys.
+      expect(await startFrom([soap(5)], { ...here, clientAddress: '198.51.100.60' })).toMatchObject({ ok: true });
+      expect(await startFrom([soap(5)], await accountAt('198.51.100.61', 2))).toMatchObject({ ok: true });
+      expect(await available(soap())).toBe(100);
+    });
+
+    it('accounts first, then guests: the address’s cap counts what its accounts hold, in words that say so', async () => {
+      await count(oil(), 50);
+      const a = await accountAt('192.0.2.70');
+      const b = await accountAt('192.0.2.70');
+      expect(await startFrom([oil(3)], a)).toMatchObject({ ok: true });
+      expect(await startFrom([oil(3)], b)).toEqual({
+        ok: false,
+        status: 409,
+        code: 'hold_limit',
+        message:
+          '3 of Turmeric Body Oil are already set aside in other checkouts from your network, and we hold up to 5 for one network at a time. Please lower the quantity in your cart to 2, or try again within 15 minutes.',
+      });
+      expect(await startFrom([oil(2)], b)).toMatchObject({ ok: true });
+      expect(await startFrom([oil(1)], { userId: null, clientAddress: '192.0.2.70', addressLimitFactor: 1 })).toMatchObject({
+        ok: false,
+        code: 'hold_limit',
+      });
+      // An account stays capped at its own 5, whatever its address's factor.
+      const roomy = await accountAt('192.0.2.71', 1000);
+      expect(await startFrom([oil(5)], roomy)).toMatchObject({ ok: true });
+      expect(await startFrom([oil(1)], roomy)).toMatchObject({ ok: false, code: 'hold_limit' });
+      expect(await available(oil())).toBe(40);
+    });
+
+    it('guests and accounts of one address checking out at once: no more than the address’s cap is held', async () => {
+      await count(soap(), 100);
+      const clientAddress = '192.0.2.80';
+      const who = [
+        ...Array.from({ length: 4 }, () => ({ userId: null, clientAddress, addressLimitFactor: 1 })),
+        ...(await Promise.all(Array.from({ length: 8 }, () => accountAt(clientAddress)))),
+      ];
+      const attempts = await Promise.all(who.map((w) => startFrom([soap(1)], w)));
+      expect(attempts.filter((a) => a.ok)).toHaveLength(HOLD_CAP);
+      for (const refused of attempts.filter((a) => !a.ok)) expect(refused).toMatchObject({ status: 409, code: 'hold_limit' });
+      expect(await available(soap())).toBe(100 - HOLD_CAP);
+    });
+
     it('ten checkouts of one shopper at once for a well-stocked item: no more than the cap is held', async () => {
       await count(soap(), 100);
       const me = guest('192.0.2.44');

@@ -19,11 +19,11 @@ import { cartId } from '../cart/cart';
 import { cartProblem } from '../cart/cart.rules';
 import { type Shortfall, STOCK_MESSAGES, shortfallMessage } from '../stock/stock';
 import {
+  type ClientOf,
   type CountedLine,
   clientKey,
-  type Holder,
   type HoldResult,
-  holdCapFor,
+  holdCapsFor,
   holdStock,
   itemLabel,
   keyOf,
@@ -83,9 +83,9 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('hex
 /**
  * Prices a checkout from the catalogue and the quoted rate, stores it, and opens a payment for exactly its total.
  * When this browser already opened one for the same shopper and it can still change, that payment is updated (or
- * reused as it is, when nothing changed) rather than a second one opened. `client` is a guest's client address (and
- * the shop's per-address factor): what one guest may hold at once is capped by it, as a signed-in shopper's is by
- * their account (HOLD_CAP).
+ * reused as it is, when nothing changed) rather than a second one opened. `client` is the client address the request
+ * came from (and the shop's per-address factor): what one guest may hold at once is capped by it, as a signed-in
+ * shopper's is by their account (HOLD_CAP), and what every checkout from it holds, guests' and accounts' alike, too.
  */
 export async function startCheckout(
   db: Database,
@@ -93,10 +93,9 @@ export async function startCheckout(
   catalogue: CatalogueIndex,
   userId: string | null,
   body: PaymentIntentBody,
-  client?: { clientAddress: string; addressLimitFactor: number },
+  client?: ClientOf,
 ): Promise<StartResult> {
-  const holder: Holder | null = userId ? { userId } : (client ?? null);
-  const cap = holdCapFor(holder);
+  const caps = holdCapsFor(userId, client ?? null);
   // The cart's own rules, out of stock included ('Line 1: <name> is out of stock.', the message PUT /api/cart gives).
   const problem = cartProblem(body.lines, catalogue);
   if (problem) return { ok: false, status: 400, message: problem };
@@ -131,7 +130,7 @@ export async function startCheckout(
       // the items went meanwhile, the payment is refused before the card is charged. A payment already under way or
       // made is left to the sale, which decides when the order is recorded.
       if (previous.intent.status === 'requires_payment_method' || previous.intent.status === 'requires_action') {
-        const hold = await holdStock(db, previous.checkoutId, lines, cap);
+        const hold = await holdStock(db, previous.checkoutId, lines, caps);
         if (!hold.held) return notHeld(hold, catalogue);
       }
       return {
@@ -144,7 +143,7 @@ export async function startCheckout(
     }
     if (previous.intent.status === 'requires_payment_method') {
       // The changed cart is held first: what no longer fits is refused, and the payment stays as it was.
-      const hold = await holdStock(db, previous.checkoutId, lines, cap);
+      const hold = await holdStock(db, previous.checkoutId, lines, caps);
       if (!hold.held) return notHeld(hold, catalogue);
       let intent: PaymentIntent;
       try {
@@ -186,10 +185,10 @@ export async function startCheckout(
       tax_cents: totals.taxCents,
       total_cents: totals.totalCents,
       content_hash: contentHash,
-      client_key: holder && 'clientAddress' in holder ? clientKey(holder.clientAddress) : null,
+      client_key: client ? clientKey(client.clientAddress) : null,
     },
     lines,
-    cap,
+    caps,
   );
   if (!checkoutId) return notHeld(hold, catalogue);
   let intent: PaymentIntent;
@@ -211,18 +210,25 @@ export async function startCheckout(
 
 /**
  * The refusal of a checkout that could not be held: its counted items are not all there (naming each and how many
- * are left), or its shopper already holds so many of one in other checkouts that this one would pass the cap.
+ * are left), or its shopper already holds so many of one in other checkouts that this one would pass the cap, or the
+ * other checkouts from its client address do.
  */
 function notHeld(hold: HoldResult, catalogue: CatalogueIndex): StartResult {
-  if (hold.overCap.length === 0)
+  if (hold.overCap.length === 0 && hold.overAddressCap.length === 0)
     return { ok: false, status: 409, code: 'out_of_stock', message: shortfallMessage(shortfalls(hold.counted, catalogue)) };
+  const addressCap = hold.addressCap ?? hold.cap;
   return {
     ok: false,
     status: 409,
     code: 'hold_limit',
-    message: hold.overCap
-      .map((c) => STOCK_MESSAGES.heldElsewhere({ label: itemLabel(catalogue, c), held: c.heldElsewhere ?? 0, cap: hold.cap }))
-      .join(' '),
+    message: [
+      ...hold.overCap.map((c) =>
+        STOCK_MESSAGES.heldElsewhere({ label: itemLabel(catalogue, c), held: c.heldElsewhere ?? 0, cap: hold.cap }),
+      ),
+      ...hold.overAddressCap.map((c) =>
+        STOCK_MESSAGES.heldAtAddress({ label: itemLabel(catalogue, c), held: c.heldAtAddress ?? 0, cap: addressCap }),
+      ),
+    ].join(' '),
   };
 }
 

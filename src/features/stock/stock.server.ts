@@ -22,19 +22,36 @@ export const HOLD_MINUTES = 15;
  * The most of one item one shopper may hold at once across their live checkouts: one cart line's worth. Without it a
  * client could open checkout after checkout, each holding more, and keep the last items from everyone for the whole
  * hold; with it, more checkouts hold no more. A guest is known by their client address, which several shoppers can
- * share (an office, a carrier's network), so theirs is multiplied by ADDRESS_LIMIT_FACTOR, as every per-address limit.
+ * share (an office, a carrier's network), so theirs is multiplied by ADDRESS_LIMIT_FACTOR, as every per-address limit;
+ * and what one client address holds, guests and accounts together, is capped the same (else one address could hold
+ * everything through one account after another).
  */
 export const HOLD_CAP = MAX_QUANTITY;
 
-/** Who holds a checkout's items, for HOLD_CAP: a signed-in shopper's account, or a guest's client address. */
-export type Holder = { userId: string } | { clientAddress: string; addressLimitFactor: number };
+/** The client address a checkout comes from, and the shop's ADDRESS_LIMIT_FACTOR (how many shoppers may share one). */
+export interface ClientOf {
+  clientAddress: string;
+  addressLimitFactor: number;
+}
 
-/** What the checkout row keeps of a guest's client address: a hash, since it is only ever compared. */
+/** What the checkout row keeps of a client address: a hash, since it is only ever compared. */
 export const clientKey = (clientAddress: string) => createHash('sha256').update(`client:${clientAddress}`).digest('hex');
 
-/** The cap for this holder: HOLD_CAP, times the per-address factor for a guest. */
-export const holdCapFor = (holder: Holder | null): number =>
-  holder && 'clientAddress' in holder ? HOLD_CAP * holder.addressLimitFactor : HOLD_CAP;
+/**
+ * What a checkout may hold of an item: `cap`, what one shopper may hold across their live checkouts (a signed-in
+ * shopper is their account: HOLD_CAP; a guest is known only by their client address: HOLD_CAP times the per-address
+ * factor), and `addressCap`, what every live checkout from one client address may hold together, guests' and
+ * accounts' alike (HOLD_CAP times the per-address factor; null when the address is not known).
+ */
+export interface HoldCaps {
+  cap: number;
+  addressCap: number | null;
+}
+
+export function holdCapsFor(userId: string | null, client: ClientOf | null): HoldCaps {
+  const addressCap = client ? HOLD_CAP * client.addressLimitFactor : null;
+  return { cap: userId ? HOLD_CAP : (addressCap ?? HOLD_CAP), addressCap };
+}
 
 /** A counted item as the database keys it: '' for no colour or no size. */
 export interface StockKey {
@@ -49,6 +66,8 @@ export interface CountedLine extends StockKey {
   available: number;
   /** When held: what the same shopper holds of the item in their other live checkouts. */
   heldElsewhere?: number;
+  /** When held: what the other live checkouts from the same client address hold of the item (null: no address). */
+  heldAtAddress?: number | null;
 }
 
 interface WantedLine {
@@ -108,36 +127,53 @@ export interface HoldResult {
   counted: CountedLine[];
   /** The lines that would take the shopper past `cap` (with what they hold elsewhere): nothing was held for them. */
   overCap: CountedLine[];
+  /** The other lines that would take the client address past `addressCap` (with what is held from it elsewhere). */
+  overAddressCap: CountedLine[];
   cap: number;
+  addressCap: number | null;
 }
 
 const isShort = (counted: readonly CountedLine[]) => counted.some((c) => c.wanted > c.available);
 
+const NO_ADDRESS: HoldCaps = { cap: HOLD_CAP, addressCap: null };
+
 /**
- * Holds the checkout's lines for HOLD_MINUTES from now, replacing what it held, when every counted line fits and none
- * takes its shopper (the checkout's account, or its guest's client address) past `cap` of the item across their live
- * checkouts; else changes nothing. One statement: of any number of checkouts wanting the last items at once, only as
- * many as there are items are held, and of one shopper's, only up to the cap (each locks the counts first, then reads
- * the others' holds).
+ * Holds the checkout's lines for HOLD_MINUTES from now, replacing what it held, when every counted line fits, none
+ * takes its shopper (the checkout's account, or its guest's client address) past `caps.cap` of the item across their
+ * live checkouts, and none takes the checkout's client address past `caps.addressCap` across every live checkout from
+ * it, guests' and accounts'; else changes nothing. One statement: of any number of checkouts wanting the last items
+ * at once, only as many as there are items are held, and of one shopper's or one address's, only up to the cap (each
+ * locks the counts first, then reads the others' holds).
  */
 export async function holdStock(
   db: Database,
   checkoutId: string,
   lines: readonly WantedLine[],
-  cap = HOLD_CAP,
+  caps: HoldCaps = NO_ADDRESS,
 ): Promise<HoldResult> {
   const [row] = await serviceStatement<{ counted: CountedLine[] | string }>(
     db,
-    `select app_private.hold_stock($1, $2::text::jsonb, now() + make_interval(mins => $3), $4) as counted`,
-    [checkoutId, stockLines(lines), HOLD_MINUTES, cap],
+    `select app_private.hold_stock($1, $2::text::jsonb, now() + make_interval(mins => $3), $4, $5) as counted`,
+    [checkoutId, stockLines(lines), HOLD_MINUTES, caps.cap, caps.addressCap],
   );
-  return holdResult(jsonColumn<CountedLine[]>(row?.counted ?? '[]'), cap);
+  return holdResult(jsonColumn<CountedLine[]>(row?.counted ?? '[]'), caps);
 }
 
-/** What a hold answered, read: held, or why not (short of stock, or past the cap for `cap`). */
-function holdResult(counted: CountedLine[], cap: number): HoldResult {
-  const overCap = isShort(counted) ? [] : counted.filter((c) => c.wanted + (c.heldElsewhere ?? 0) > cap);
-  return { held: !isShort(counted) && overCap.length === 0, counted, overCap, cap };
+/** What a hold answered, read: held, or why not (short of stock, past the shopper's cap, or past the address's). */
+function holdResult(counted: CountedLine[], { cap, addressCap }: HoldCaps): HoldResult {
+  const short = isShort(counted);
+  const overCap = short ? [] : counted.filter((c) => c.wanted + (c.heldElsewhere ?? 0) > cap);
+  const overAddressCap = short
+    ? []
+    : counted.filter((c) => !overCap.includes(c) && c.heldAtAddress != null && c.wanted + c.heldAtAddress > (addressCap ?? cap));
+  return {
+    held: !short && overCap.length === 0 && overAddressCap.length === 0,
+    counted,
+    overCap,
+    overAddressCap,
+    cap,
+    addressCap,
+  };
 }
 
 /**
@@ -149,16 +185,16 @@ export async function openAndHold(
   db: Database,
   checkout: Record<string, unknown>,
   lines: readonly WantedLine[],
-  cap = HOLD_CAP,
+  caps: HoldCaps = NO_ADDRESS,
 ): Promise<{ id: string | null; hold: HoldResult }> {
   const [row] = await serviceStatement<{ opened: { id: string; counted: CountedLine[] } | string }>(
     db,
-    `select app_private.open_checkout($1::text::jsonb, $2::text::jsonb, now() + make_interval(mins => $3), $4) as opened`,
-    [JSON.stringify(checkout), stockLines(lines), HOLD_MINUTES, cap],
+    `select app_private.open_checkout($1::text::jsonb, $2::text::jsonb, now() + make_interval(mins => $3), $4, $5) as opened`,
+    [JSON.stringify(checkout), stockLines(lines), HOLD_MINUTES, caps.cap, caps.addressCap],
   );
   if (!row) throw new Error('open_checkout returned no row');
   const opened = jsonColumn<{ id: string; counted: CountedLine[] }>(row.opened);
-  const hold = holdResult(opened.counted ?? [], cap);
+  const hold = holdResult(opened.counted ?? [], caps);
   return { id: hold.held ? opened.id : null, hold };
 }
 

@@ -41,6 +41,17 @@ export const STOCK_MESSAGES = {
         'Please finish that checkout first, or try again when it lapses, within 15 minutes.'
       : `You already have ${held} of ${label} set aside in another checkout, and we hold up to ${cap} for one shopper at ` +
         `a time. Please lower the quantity in your cart to ${cap - held}, or finish that checkout first.`,
+  /**
+   * Why a checkout was refused when the other checkouts from the shopper's client address (guests' and accounts')
+   * already hold `held` of the item and one address may hold `cap` at a time (HOLD_CAP × ADDRESS_LIMIT_FACTOR).
+   */
+  heldAtAddress: ({ label, held, cap }: { label: string; held: number; cap: number }) => {
+    const already = `${held} of ${label} ${held === 1 ? 'is' : 'are'} already set aside in other checkouts from your network`;
+    return held >= cap
+      ? `${already}, the most we hold for one network at a time. Please try again when they lapse, within 15 minutes.`
+      : `${already}, and we hold up to ${cap} for one network at a time. Please lower the quantity in your cart to ` +
+          `${cap - held}, or try again within 15 minutes.`;
+  },
   /** A payment that went through after its hold lapsed, for items that were gone by then: refunded, never kept. */
   lateSoldOut: (labels: readonly string[], totalCents: number) =>
     `${labels.join(', ')} sold out while your payment was going through, so we could not place this order. ` +
