@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeGenericAPIRouteHandler } from '@keystatic/core/api/generic';
 import type { APIContext } from 'astro';
-import { PICTURE_CONTENT_TYPES } from '@/features/editor/pictures';
+import { PICTURE_CONTENT_TYPES, PICTURE_HEADERS } from '@/features/editor/pictures';
 import { frontMatter, IMAGES_DIR, PRODUCTS_DIR, updateProblem } from './catalogue-guard';
 import config from './keystatic.config';
 
@@ -27,7 +27,9 @@ export async function keystaticApi({ request, url }: APIContext): Promise<Respon
     const type = PICTURE_CONTENT_TYPES[name.split('.').pop()?.toLowerCase() ?? ''];
     if (!type || name.includes('/') || name.startsWith('.')) return text(404, 'Not Found');
     try {
-      return new Response(await readFile(join(root, IMAGES_DIR, name)), { headers: { 'content-type': type } });
+      // Served as the shop serves every picture: opened on its own, nothing in it runs or loads.
+      const headers = { 'content-type': type, ...PICTURE_HEADERS };
+      return new Response(await readFile(join(root, IMAGES_DIR, name)), { headers });
     } catch {
       return text(404, 'Not Found');
     }

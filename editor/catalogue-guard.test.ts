@@ -45,7 +45,7 @@ describe('the editor’s save guard', () => {
     expect(await updateProblem(root, save(FILE, original.replace('vitamin-c-body-cream-open.svg', 'nope.svg')))).toBe(
       `${FILE}: images: ./images/nope.svg is not in content/products/images/ (upload it first).`,
     );
-    const upload = save('content/products/images/nope.svg', '<svg/>');
+    const upload = save('content/products/images/nope.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>');
     expect(
       await updateProblem(root, {
         ...upload,
@@ -53,5 +53,18 @@ describe('the editor’s save guard', () => {
       }),
     ).toBeNull();
     expect(await updateProblem(root, save('src/pages/evil.astro', 'x'))).toMatch(/writes only product files/);
+  });
+
+  it('refuses a picture the shop’s own editor would refuse, saying why', async () => {
+    const evil = save(
+      'content/products/images/evil.svg',
+      '<svg xmlns="http://www.w3.org/2000/svg" xmlns:a.b="http://www.w3.org/2000/svg"><a.b:script>alert(1)</a.b:script></svg>',
+    );
+    expect(await updateProblem(root, evil)).toBe(
+      'content/products/images/evil.svg: This SVG contains a <a.b:script> element, which could run in the shop’s pages.',
+    );
+    expect(await updateProblem(root, save('content/products/images/page.png', '<html></html>'))).toMatch(
+      /^content\/products\/images\/page\.png: The file is not a picture/,
+    );
   });
 });

@@ -7,6 +7,18 @@
 // And an on-demand page's policy cut down to the hashes of the inline scripts and styles the page holds (policyForPage).
 import { createHash } from 'node:crypto';
 
+/**
+ * The policy every picture is served with, wherever it is served (scripts/serve.mjs for built and carried-over files
+ * and for anything the app answers as a picture; the editor's previews in src/features/editor/pictures.ts, which
+ * repeats it). A picture embedded with <img> ignores its own policy and can neither run script nor load anything; this
+ * is for a picture opened on its own, where an SVG is a document on the shop's origin: nothing in it runs (no
+ * script-src, and `sandbox` without allow-scripts gives it an origin of its own besides), nothing loads (default-src
+ * 'none': no fonts, pictures, styles or connections from anywhere, data: included). Only its inline styles apply
+ * (style-src 'unsafe-inline'): SVGs draw with <style> and style attributes. Its url(#gradient) references are to its
+ * own parts, which no fetch directive governs, so no img-src is needed.
+ */
+export const PICTURE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+
 export const STRIPE_SOURCES = /** @type {const} */ ({
   'script-src': ['https://js.stripe.com', 'https://*.js.stripe.com'],
   'frame-src': ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'],

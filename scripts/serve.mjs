@@ -2,7 +2,8 @@
 // - the server's configuration and ports start BEFORE it listens: a bad configuration, an unreachable database or a
 //   second server on the same data directory exits non-zero with the message, instead of answering 500s;
 // - security headers: nosniff on every answer (and HSTS when the public origin is https); on every document, pre-rendered
-//   pages included, the CSP with frame-ancestors, Referrer-Policy, X-Frame-Options and COOP;
+//   pages included, the CSP with frame-ancestors, Referrer-Policy, X-Frame-Options and COOP; on every picture (and other
+//   XML), wherever it comes from, a policy under which nothing in it runs or loads (PICTURE_POLICY, scripts/csp.mjs);
 // - compression: the built files in the encoding the browser accepts, from the brotli and gzip files the build wrote
 //   beside them (scripts/precompress.mjs); on-demand pages and JSON compressed as they are sent (scripts/compress.mjs);
 // - time limits on slow clients (headers, whole request), so a body that never arrives does not hold a connection;
@@ -25,7 +26,7 @@ import { extname, join, posix, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import send from 'send';
 import { compressing, negotiateEncoding } from './compress.mjs';
-import { policyForPage, withoutStripe } from './csp.mjs';
+import { PICTURE_POLICY, policyForPage, withoutStripe } from './csp.mjs';
 import { markingApp, serverLogger, withRequestIds } from './log.mjs';
 import { ENCODINGS, TEXT_TYPES } from './precompress.mjs';
 
@@ -63,6 +64,16 @@ export function isDocument(status, contentType) {
   if (status === 304 || status === 204) return false;
   if (contentType === undefined || String(contentType).trim() === '') return true;
   return /^\s*(text\/html|application\/xhtml\+xml)\s*(;|$)/i.test(String(contentType));
+}
+
+/**
+ * Whether an answer that is not a document is a picture, or other XML a browser would show as a document of its own
+ * when it is opened directly (an SVG is one; any XML may hold XHTML's <script>): every image type, XML and any type
+ * ending in +xml. Each is sent with PICTURE_POLICY, under which nothing in it runs or loads; the pages' policy is for
+ * pages.
+ */
+export function isPicture(contentType) {
+  return /^\s*(?:image\/[^\s;]+|[\w.+-]+\/(?:[\w.+-]+\+)?xml)\s*(?:;|$)/i.test(String(contentType ?? ''));
 }
 
 /** Every HTML file under `dir`. */
@@ -149,8 +160,8 @@ export function onThisSite(location) {
 }
 
 /**
- * Wraps a Node request handler so every answer carries the security headers, and every document (isDocument) the
- * document headers and the CSP. Without `stripe`, Stripe's origins are taken out of every policy sent (see
+ * Wraps a Node request handler so every answer carries the security headers, every document (isDocument) the
+ * document headers and the CSP, and every picture (isPicture) the policy for pictures. Without `stripe`, Stripe's origins are taken out of every policy sent (see
  * scripts/csp.mjs).
  */
 export function withSecurityHeaders(handler, { policy: pagesPolicy, https, stripe = false }) {
@@ -189,6 +200,9 @@ export function withSecurityHeaders(handler, { policy: pagesPolicy, https, strip
         // Astro sends its own policy for on-demand pages: keep it, and forbid framing in it too.
         const existing = header('content-security-policy');
         put('content-security-policy', existing === undefined ? policy : framingForbidden(allowed(String(existing))));
+      } else if (isPicture(header('content-type'))) {
+        // Whoever answers with a picture (a built or carried-over file, the app), it can do nothing but be one.
+        put('content-security-policy', PICTURE_POLICY);
       }
       const location = header('location');
       if (location !== undefined) put('location', onThisSite(location));

@@ -4,8 +4,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { policyForPage, STRIPE_SOURCES, withoutStripe } from '../../scripts/csp.mjs';
+import { PICTURE_POLICY, policyForPage, STRIPE_SOURCES, withoutStripe } from '../../scripts/csp.mjs';
 import { builtPolicies, fitPolicy, policyFromPages, withSecurityHeaders } from '../../scripts/serve.mjs';
+import { PICTURE_HEADERS } from '../../src/features/editor/pictures';
 
 const page = (policy: string) => `<html><head><meta http-equiv="content-security-policy" content="${policy}"></head></html>`;
 const built = page(
@@ -112,7 +113,6 @@ describe('which answers carry which headers', () => {
     ['application/json; charset=utf-8', 200],
     ['application/json; charset=utf-8', 404],
     ['text/javascript; charset=utf-8', 200],
-    ['image/svg+xml', 200],
     ['text/css; charset=utf-8', 200],
     ['application/pdf', 200],
     ['text/html; charset=utf-8', 304],
@@ -123,6 +123,66 @@ describe('which answers carry which headers', () => {
       expect(headers.get('x-content-type-options')).toBe('nosniff');
       for (const name of DOCUMENT_ONLY) expect(headers.has(name), name).toBe(false);
     }
+  });
+
+  // An SVG opened on its own is a document on the shop's origin: whatever serves it, nothing in it may run or load.
+  it.each([
+    ['image/svg+xml', 200],
+    ['image/svg+xml; charset=utf-8', 200],
+    ['IMAGE/SVG+XML', 206],
+    ['image/png', 200],
+    ['image/jpeg', 200],
+    ['image/webp', 200],
+    ['image/avif', 200],
+    ['image/gif', 200],
+    ['image/x-icon', 200],
+    ['application/xml', 200],
+    ['text/xml; charset=utf-8', 200],
+    ['application/rss+xml', 200],
+  ])('%s (%i) is a picture: nosniff, the policy under which nothing runs or loads, no document headers', (type, status) => {
+    for (const viaWriteHead of [true, false]) {
+      const headers = answerHeaders(type, { status, viaWriteHead });
+      expect(headers.get('x-content-type-options')).toBe('nosniff');
+      expect(headers.get('content-security-policy')).toBe(PICTURE_POLICY);
+      for (const name of DOCUMENT_ONLY.filter((n) => n !== 'content-security-policy'))
+        expect(headers.has(name), name).toBe(false);
+    }
+  });
+
+  it('the policy for pictures runs nothing, loads nothing (data: included), sandboxes, and keeps inline styles', () => {
+    const directives = new Map(
+      PICTURE_POLICY.split(';').map((d) => {
+        const [name = '', ...sources] = d.trim().split(/\s+/);
+        return [name, sources] as const;
+      }),
+    );
+    expect(directives.get('default-src')).toEqual(["'none'"]);
+    expect(directives.get('style-src')).toEqual(["'unsafe-inline'"]);
+    expect(directives.get('sandbox')).toEqual([]);
+    expect([...directives.keys()].sort()).toEqual(['default-src', 'sandbox', 'style-src']);
+    // The editors' previews send the same policy (src/features/editor/pictures.ts cannot import a script of the server).
+    expect(PICTURE_HEADERS['content-security-policy']).toBe(PICTURE_POLICY);
+    expect(PICTURE_HEADERS['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('a picture keeps no weaker policy of its own', () => {
+    const headers = new Map<string, unknown>();
+    const res = {
+      setHeader: (name: string, value: unknown) => headers.set(name.toLowerCase(), value),
+      getHeader: (name: string) => headers.get(name.toLowerCase()),
+      writeHead(_status: number, extra?: Record<string, string>) {
+        if (extra) for (const [name, value] of Object.entries(extra)) headers.set(name.toLowerCase(), value);
+        return this;
+      },
+    };
+    const handler = withSecurityHeaders(
+      (_req: IncomingMessage, r: ServerResponse) => {
+        r.writeHead(200, { 'Content-Type': 'image/svg+xml', 'Content-Security-Policy': "script-src 'unsafe-inline'" });
+      },
+      { policy: policyFromPages([built]), https: false },
+    );
+    handler({} as IncomingMessage, res as unknown as ServerResponse);
+    expect(headers.get('content-security-policy')).toBe(PICTURE_POLICY);
   });
 
   it('HSTS is on every answer when the shop is on https, documents or not', () => {

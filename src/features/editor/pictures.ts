@@ -23,6 +23,15 @@ export const PICTURE_CONTENT_TYPES: Record<string, string> = {
   gif: 'image/gif',
 };
 
+/**
+ * Headers for serving a stored picture (the editors' previews): never sniffed as another type, and the policy under
+ * which nothing in it runs or loads, the same as scripts/csp.mjs's PICTURE_POLICY for every picture the shop serves.
+ */
+export const PICTURE_HEADERS = {
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+  'x-content-type-options': 'nosniff',
+} as const;
+
 const startsWith = (bytes: Uint8Array, prefix: readonly number[], at = 0) => prefix.every((b, i) => bytes[at + i] === b);
 const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0));
 
