@@ -48,10 +48,7 @@ export async function catalogueProductRoute(deps: AdminDeps, jar: CookieJar, slu
   return form ? json(form) : notFound();
 }
 
-/**
- * POST {base, fields}: saves the product; the answer is the form as saved, what the save changed in words, and what
- * it does beyond the product (`notice`: a colour removed, what becomes of its carts and orders), or null.
- */
+/** POST {base, fields}: saves the product; the answer is the form as saved, and what the save changed in words. */
 export async function catalogueSaveRoute(deps: AdminDeps, request: Request, jar: CookieJar, slug: string): Promise<Response> {
   const me = await requireEditorOf(deps, jar);
   if (me instanceof Response) return me;
@@ -66,7 +63,6 @@ export async function catalogueSaveRoute(deps: AdminDeps, request: Request, jar:
     summary: result.summary,
     at: result.at,
     message: result.saved ? 'Saved' : 'Nothing to save: the product is as you left it.',
-    notice: result.notice,
     form,
   });
 }
@@ -87,7 +83,6 @@ export async function catalogueUndoRoute(deps: AdminDeps, request: Request, jar:
     summary: result.summary,
     at: result.at,
     message: result.saved ? 'Undone and saved' : 'Nothing to undo: the product is already as it was before that save.',
-    notice: result.notice,
     form,
   });
 }
