@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import http from 'node:http';
 import { readDevMailbox } from '@/server/mail/dev-mailbox.server';
+import { PICTURE_POLICY } from '../../scripts/csp.mjs';
 import { expect, newShopper, test } from './fixtures';
 
 // Attacks at the HTTP edge, sent as an attacker would: raw requests with headers a browser would never let a page set.
@@ -67,9 +68,31 @@ test.describe('HTTP edge', () => {
       const headers = (await request.get(path)).headers();
       expect(headers['content-type'], path).not.toMatch(/^text\/html/);
       expect(headers['x-content-type-options'], path).toBe('nosniff');
-      for (const name of ['content-security-policy', 'x-frame-options', 'referrer-policy', 'cross-origin-opener-policy'])
+      for (const name of ['x-frame-options', 'referrer-policy', 'cross-origin-opener-policy'])
         expect(headers[name], `${path}: ${name}`).toBeUndefined();
+      // A picture opened on its own is a document: it gets the policy under which nothing in it runs or loads
+      // (PICTURE_POLICY), compressed or not; anything else that is no document gets no policy at all.
+      if (path.endsWith('.svg')) {
+        for (const encoding of ['br', 'gzip', 'identity']) {
+          const answer = await request.get(path, { headers: { 'accept-encoding': encoding } });
+          expect(answer.headers()['content-security-policy'], `${path} (${encoding})`).toBe(PICTURE_POLICY);
+        }
+      } else expect(headers['content-security-policy'], path).toBeUndefined();
     }
+  });
+
+  test('a picture opened on its own runs nothing, though its styles apply', async ({ page, baseURL }) => {
+    const assets = readdirSync(new URL('../../dist/client/_astro', import.meta.url));
+    const picture = assets.find((f) => f.endsWith('.svg'));
+    const blocked: string[] = [];
+    page.on('console', (message) => {
+      if (/content security policy/i.test(message.text())) blocked.push(message.text());
+    });
+    await page.goto(`${baseURL}/_astro/${picture}`);
+    // Sandboxed without allow-scripts: the page's own script cannot run, and the picture has an opaque origin.
+    expect(await page.evaluate(() => window.origin)).toBe('null');
+    expect(await page.locator('svg').first().isVisible()).toBe(true);
+    expect(blocked).toEqual([]);
   });
 
   test('an idle connection is left for the client to close (no reset as a reused connection is dropped)', async ({ request }) => {
