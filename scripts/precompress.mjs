@@ -1,7 +1,7 @@
 // What the build adds to dist/client once Astro has written it (the `aurelia:precompress` integration in
 // astro.config.mjs, so `npm run build`, `npm start` and `npm run test:e2e` all get it):
 // 1. the SVG pictures minified with SVGO, keeping them pixel for pixel as drawn (comments, blanks, defaults and unused
-//    definitions out: the hand-written artwork is compact already, so this is a few per cent);
+//    definitions out: the hand-written artwork is compact already, so this is a few per cent), and any script out;
 // 2. every text file of more than MIN_BYTES precompressed beside itself, brotli at its best level (file.br) and gzip at
 //    its best (file.gz), each kept only when it is smaller than the file. scripts/serve.mjs sends whichever the
 //    browser accepts; compressing once here costs the server nothing per request, and the best levels, too slow for
@@ -78,6 +78,10 @@ const SVGO_CONFIG = {
         },
       },
     },
+    // Defence in depth: every picture was checked as it was uploaded (src/features/editor/pictures.ts) and is served
+    // under a policy that runs nothing (PICTURE_POLICY), but should script reach the build some other way, it is taken
+    // out here too (script elements, also under another prefix, event handler attributes, javascript: links).
+    'removeScripts',
   ],
 };
 

@@ -77,6 +77,21 @@ describe('minifying the SVG pictures', () => {
     expect(min).toContain('100.12346');
   });
 
+  it('takes out script, also under another prefix, and event handlers (the upload check and the policy come first)', async () => {
+    const svg = 'http://www.w3.org/2000/svg';
+    writeFileSync(
+      join(dir, '_astro', 'evil.svg'),
+      picture.replace(
+        '</svg>',
+        `<script>alert(1)</script><a.b:script xmlns:a.b="${svg}">alert(2)</a.b:script><circle r="4" onload="alert(3)"/></svg>`,
+      ),
+    );
+    await minifySvgs(dir);
+    const min = readFileSync(join(dir, '_astro', 'evil.svg'), 'utf8');
+    expect(min).not.toMatch(/script|onload|alert/);
+    expect(min).toContain('url(#jar-lid)');
+  });
+
   it('runs before precompression, so the compressed files are of the minified picture', async () => {
     writeFileSync(join(dir, '_astro', 'jar.svg'), picture);
     expect(await optimiseBuild(dir)).toMatch(/^1 SVG pictures minified .*; 1 text files precompressed/);
