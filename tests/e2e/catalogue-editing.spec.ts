@@ -65,6 +65,10 @@ test.describe('the catalogue editor', () => {
     await expect(editor.getByText('3 (/product/3)')).toBeVisible();
     await expect(editor.getByText('03-clinical-scrubs.md')).toBeVisible();
     await expect(editor.getByRole('textbox', { name: /id|likes|file/i })).toHaveCount(0);
+    // A colour's key is shown, not editable: carts, stock counts and orders know the colour by it.
+    const key = editor.getByLabel('Colour 1: key in carts and stock counts');
+    await expect(key).toHaveValue('blue');
+    await expect(key).toHaveJSProperty('readOnly', true);
 
     const price = editor.getByLabel('Price (dollars)');
     await expect(price).toHaveValue('45.00');
@@ -99,6 +103,11 @@ test.describe('the catalogue editor', () => {
     await editor.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(status).toHaveText('Not saved: price: price must have at most two decimals');
     await expect(status).toHaveAttribute('role', 'alert');
+    await expect(price).toHaveAttribute('aria-invalid', 'true');
+    // A price of nothing would give the item away: refused beside the field, in words.
+    await price.fill('0.00');
+    await editor.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(status).toHaveText('Not saved: price: price must be at least $0.01');
     await expect(price).toHaveAttribute('aria-invalid', 'true');
     await editor.reload();
     await hydrated(editor, '.editor-product');

@@ -51,8 +51,8 @@ export function productSchema<Img extends z.ZodType>(image: Img) {
       /** Dollars with at most two decimals, as an editor writes them; converted to cents below. */
       price: z
         .number()
-        .min(MIN_PRICE_CENTS / 100, { error: PRICE_MESSAGES.tooLow })
-        .max(MAX_PRICE_CENTS / 100, { error: PRICE_MESSAGES.tooHigh })
+        .min(MIN_PRICE_CENTS / 100, { error: PRICE_MESSAGES.tooLow, abort: true })
+        .max(MAX_PRICE_CENTS / 100, { error: PRICE_MESSAGES.tooHigh, abort: true })
         .refine((n) => Number.isInteger(Math.round(n * 100)) && Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, {
           error: PRICE_MESSAGES.decimals,
         }),

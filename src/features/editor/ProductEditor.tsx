@@ -1,7 +1,7 @@
 import { type ChangeEvent, type SubmitEvent, useId, useState } from 'react';
 import { api } from '@/lib/api';
 import type { ProductForm } from './catalogue-edit.server';
-import { type FormInputs, fromInputs, toInputs } from './catalogue-form';
+import { colourValue, type FormInputs, fromInputs, toInputs } from './catalogue-form';
 
 interface Props {
   form: ProductForm;
@@ -20,6 +20,8 @@ interface SaveAnswer {
   summary: string;
   at: string | null;
   message: string;
+  /** What the save does beyond the product (a colour removed: its carts and orders), or null. */
+  notice?: string | null;
   form: ProductForm;
 }
 
@@ -65,7 +67,7 @@ export default function ProductEditor(props: Props) {
             kind: 'saved',
             text: `${answer.message}${answer.at ? ` at ${time(answer.at, props.timeZone)}` : ''}: ${answer.summary}. ${
               answer.form.published ? 'This is what shoppers see already.' : 'Shoppers see it once the catalogue is published.'
-            }`,
+            }${answer.notice ? ` ${answer.notice}` : ''}`,
           }
         : { kind: 'info', text: answer.message },
     );
@@ -205,8 +207,8 @@ export default function ProductEditor(props: Props) {
           </div>
         </dl>
         <p className="field-hint">
-          The id, the file name, the likes, the reviews and the colours are not changed here: they keep the product’s address, its
-          likes and its reviews as shoppers know them.
+          The id, the file name, the likes, the reviews and each colour’s key are not changed here: they keep the product’s
+          address, its likes and its reviews as shoppers know them, and the colours that carts, stock counts and orders name.
         </p>
         {textField('name', 'Name')}
         {textField('price', 'Price (dollars)', 'At most two decimals, for example 45.00.')}
@@ -322,7 +324,20 @@ export default function ProductEditor(props: Props) {
                   <div className="field">
                     <label htmlFor={`${id}-colour-${i}`}>Colour {i + 1}: name</label>
                     <input id={`${id}-colour-${i}`} value={colour.name} onChange={(e) => change({ name: e.target.value })} />
-                    {colour.value && <p className="field-hint">Known in carts and stock counts as “{colour.value}”.</p>}
+                  </div>
+                  <div className="field">
+                    <label htmlFor={`${id}-key-${i}`}>Colour {i + 1}: key in carts and stock counts</label>
+                    <input
+                      id={`${id}-key-${i}`}
+                      value={colour.value || colourValue(colour.name)}
+                      readOnly
+                      aria-describedby={`${id}-key-hint-${i}`}
+                    />
+                    <p className="field-hint" id={`${id}-key-hint-${i}`}>
+                      {colour.value
+                        ? 'Fixed: carts, stock counts and orders know the colour by it. Its name and swatch can change.'
+                        : 'Made from the name when you save, and fixed from then on.'}
+                    </p>
                   </div>
                   <div className="field">
                     <label htmlFor={`${id}-hex-${i}`}>Colour {i + 1}: hex code</label>

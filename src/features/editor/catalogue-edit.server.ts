@@ -15,7 +15,15 @@ import {
   savedCatalogue,
   seedFiles,
 } from './catalogue-files.server';
-import { catalogueProblem, fileProblems, IMAGE_NAME, PRODUCT_FILE, PRODUCTS_DIR } from './catalogue-guard';
+import {
+  catalogueProblem,
+  colourChange,
+  fileProblems,
+  type GuardedColour,
+  IMAGE_NAME,
+  PRODUCT_FILE,
+  PRODUCTS_DIR,
+} from './catalogue-guard';
 import type { EditorCaller } from './editors.server';
 import { pictureName, pictureProblem } from './pictures';
 import {
@@ -55,6 +63,77 @@ function guard(files: Map<string, SavedFile>, uploaded: Set<string>, file: strin
   );
   // The editor is on that product's form: the field and the message are enough.
   return problem?.startsWith(`${path}: `) ? problem.slice(path.length + 2) : problem;
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * What taking colours away from a product does to what names them by their key, or why it may not. A colour whose
+ * stock the shop counts stays: its counts would apply to nothing, and the owner sets them, not the editor. A colour in
+ * shoppers' saved carts or in past orders may go: once published, carts drop it with a word to the shopper (as they
+ * drop anything the catalogue no longer sells), and orders keep it as bought; the save says so.
+ */
+async function colourRemoval(
+  tx: Sql,
+  productId: number,
+  removed: readonly GuardedColour[],
+): Promise<{ problem: string | null; notice: string | null }> {
+  if (removed.length === 0) return { problem: null, notice: null };
+  const keys = JSON.stringify(removed.map((c) => c.value));
+  const [counted, carts, orders] = await Promise.all([
+    tx.query<{ color: string; on_hand: number }>(
+      `select color, sum(on_hand)::int as on_hand from public.stock_levels
+        where product_id = $1 and color in (select jsonb_array_elements_text($2::text::jsonb)) group by color`,
+      [productId, keys],
+    ),
+    tx.query<{ color: string; n: number }>(
+      `select selected_color as color, count(distinct user_id)::int as n from public.user_carts
+        where product_id = $1 and selected_color in (select jsonb_array_elements_text($2::text::jsonb))
+        group by selected_color`,
+      [productId, keys],
+    ),
+    tx.query<{ color: string; n: number }>(
+      `select selected_color as color, count(distinct order_id)::int as n from public.order_items
+        where product_id = $1 and selected_color in (select jsonb_array_elements_text($2::text::jsonb))
+        group by selected_color`,
+      [productId, keys],
+    ),
+  ]);
+  const colour = (value: string) => removed.find((c) => c.value === value)?.name ?? value;
+  const [count] = counted;
+  if (count) {
+    return {
+      problem: `colours: “${colour(count.color)}” cannot be removed while the shop counts its stock (${count.on_hand} on hand): the counts would apply to nothing. Ask the shop’s owner to clear its counts on the Stock page first, then remove it.`,
+      notice: null,
+    };
+  }
+  const notes = removed.flatMap(({ name, value }) => {
+    const inCarts = carts.find((r) => r.color === value)?.n ?? 0;
+    const inOrders = orders.find((r) => r.color === value)?.n ?? 0;
+    if (inCarts === 0 && inOrders === 0) return [];
+    const what = [
+      ...(inCarts > 0
+        ? [
+            `it is taken out of the ${plural(inCarts, 'saved cart that holds it', 'saved carts that hold it')} (${inCarts === 1 ? 'its shopper is' : 'their shoppers are'} told)`,
+          ]
+        : []),
+      ...(inOrders > 0 ? [`the ${plural(inOrders, 'order of it keeps', 'orders of it keep')} it as bought`] : []),
+    ];
+    return [`${name} was removed. Once published: ${what.join(', and ')}.`];
+  });
+  return { problem: null, notice: notes.length > 0 ? notes.join(' ') : null };
+}
+
+/** The colours going from `before` to `after` take away, judged against what names them (see colourRemoval). */
+async function coloursTakenAway(
+  tx: Sql,
+  before: string,
+  after: string,
+): Promise<{ problem: string | null; notice: string | null }> {
+  const was = fileProblems(before).product;
+  const now = fileProblems(after).product;
+  if (!was || !now) return { problem: null, notice: null };
+  return colourRemoval(tx, was.id, colourChange(was.colors, now.colors).removed);
 }
 
 // ── What the editor sees ────────────────────────────────────────────────────────────────────────────────────────
@@ -224,7 +303,15 @@ export const saveBody = z.object({ base: z.number().int().nonnegative(), fields:
 export type SaveBody = z.infer<typeof saveBody>;
 
 export type SaveResult =
-  | { ok: true; saved: boolean; revision: number; summary: string; at: string | null }
+  | {
+      ok: true;
+      saved: boolean;
+      revision: number;
+      summary: string;
+      at: string | null;
+      /** What the save does beyond the product, in words (a colour removed: its carts and orders), or null. */
+      notice: string | null;
+    }
   | { ok: false; status: 400 | 404 | 409; code: string; message: string };
 
 const CHANGED_MEANWHILE = {
@@ -267,13 +354,16 @@ export function saveProduct(me: EditorCaller, file: string, body: SaveBody): Pro
     } catch (error) {
       return { ok: false, status: 400, code: 'invalid_product', message: (error as Error).message };
     }
-    if (text === saved.text) return { ok: true, saved: false, revision: saved.revision, summary: 'no change', at: null };
+    if (text === saved.text)
+      return { ok: true, saved: false, revision: saved.revision, summary: 'no change', at: null, notice: null };
     const problem = guard(files, await uploadedNames(tx), file, text);
     if (problem) return { ok: false, status: 400, code: 'invalid_product', message: problem };
+    const colours = await coloursTakenAway(tx, saved.text, text);
+    if (colours.problem) return { ok: false, status: 400, code: 'invalid_product', message: colours.problem };
     const productId = fileProblems(text).product?.id ?? 0;
     const summary = summariseChange(saved.text, text);
     const row = await insertRevision(tx, me, { file, productId, text, summary, undoes: null });
-    return { ok: true, saved: true, revision: row.id, summary, at: row.at };
+    return { ok: true, saved: true, revision: row.id, summary, at: row.at, notice: colours.notice };
   });
 }
 
@@ -307,14 +397,17 @@ export function undoSave(me: EditorCaller, revisionId: number): Promise<SaveResu
     const current = files.get(file);
     if (!current) return { ok: false, status: 404, code: 'not_found', message: 'There is no such product.' };
     if (current.text === before)
-      return { ok: true, saved: false, revision: current.revision, summary: 'no change', at: null, file };
+      return { ok: true, saved: false, revision: current.revision, summary: 'no change', at: null, notice: null, file };
     const problem = guard(files, await uploadedNames(tx), file, before);
-    if (problem)
-      return { ok: false, status: 400, code: 'invalid_product', message: `This save cannot be undone now: ${problem}` };
+    const colours = problem ? null : await coloursTakenAway(tx, current.text, before);
+    const refusal = problem ?? colours?.problem;
+    if (refusal)
+      return { ok: false, status: 400, code: 'invalid_product', message: `This save cannot be undone now: ${refusal}` };
+    const notice = colours?.notice ?? null;
     const summary = `undo of “${target.summary}”: ${summariseChange(current.text, before)}`;
     const productId = fileProblems(before).product?.id ?? 0;
     const row = await insertRevision(tx, me, { file, productId, text: before, summary, undoes: revisionId });
-    return { ok: true, saved: true, revision: row.id, summary, at: row.at, file };
+    return { ok: true, saved: true, revision: row.id, summary, at: row.at, notice, file };
   });
 }
 

@@ -48,7 +48,10 @@ export async function catalogueProductRoute(deps: AdminDeps, jar: CookieJar, slu
   return form ? json(form) : notFound();
 }
 
-/** POST {base, fields}: saves the product; the answer is the form as saved, and what the save changed in words. */
+/**
+ * POST {base, fields}: saves the product; the answer is the form as saved, what the save changed in words, and what
+ * it does beyond the product (`notice`: a colour removed, what becomes of its carts and orders), or null.
+ */
 export async function catalogueSaveRoute(deps: AdminDeps, request: Request, jar: CookieJar, slug: string): Promise<Response> {
   const me = await requireEditorOf(deps, jar);
   if (me instanceof Response) return me;
@@ -63,6 +66,7 @@ export async function catalogueSaveRoute(deps: AdminDeps, request: Request, jar:
     summary: result.summary,
     at: result.at,
     message: result.saved ? 'Saved' : 'Nothing to save: the product is as you left it.',
+    notice: result.notice,
     form,
   });
 }
@@ -83,6 +87,7 @@ export async function catalogueUndoRoute(deps: AdminDeps, request: Request, jar:
     summary: result.summary,
     at: result.at,
     message: result.saved ? 'Undone and saved' : 'Nothing to undo: the product is already as it was before that save.',
+    notice: result.notice,
     form,
   });
 }
