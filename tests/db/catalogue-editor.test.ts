@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { type AdminCaller, type AdminDeps, adminOf } from '@/features/admin/admin.server';
 import {
@@ -255,7 +256,24 @@ describe(`saving the catalogue on ${TEST_DATABASE_KIND}`, { timeout: 30_000 }, (
     const { editor } = await team();
     const evil = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>');
     expect(await uploadPicture(editor, 'evil.svg', evil)).toMatchObject({ ok: false, status: 400 });
-    const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+    // A PNG whose bytes after its header are HTML: known as a PNG by its first bytes, but no picture (the build could not
+    // read it, and every publish would fail): refused in words, nothing stored.
+    const notPng = new Uint8Array(Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.from('<html>hi</html>')]));
+    const pictures = async () =>
+      (await asService(db, (tx) => tx.query<{ n: number }>('select count(*)::int as n from public.catalogue_pictures')))[0]?.n;
+    const before = await pictures();
+    expect(await uploadPicture(editor, 'jar.png', notPng)).toEqual({
+      ok: false,
+      status: 400,
+      code: 'invalid_picture',
+      message: expect.stringMatching(/^This PNG picture cannot be read: /),
+    });
+    expect(await pictures()).toBe(before);
+    const png = new Uint8Array(
+      await sharp({ create: { width: 4, height: 3, channels: 3, background: '#c9a063' } })
+        .png()
+        .toBuffer(),
+    );
     const uploaded = await uploadPicture(editor, 'Side View.png', png);
     if (!uploaded.ok) throw new Error(uploaded.message);
     expect(uploaded.name).toMatch(/^side-view-[0-9a-f]{12}\.png$/);

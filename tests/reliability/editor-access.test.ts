@@ -4,6 +4,7 @@
  * editors and admins only; every other admin endpoint answers an editor exactly what it answers a stranger (the 404);
  * another site's request gets the middleware's 403 whoever's cookie it carries.
  */
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asService } from '@/server/db/roles.server';
 import {
@@ -161,7 +162,18 @@ describe('picture uploads through the endpoint', () => {
     expect(big.status).toBe(413);
     expect(await big.json()).toMatchObject({ error: { message: expect.stringContaining('larger than 1 MB') } });
     expect((await upload('page.html', new TextEncoder().encode('<html><script>x</script></html>'))).status).toBe(400);
-    const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7, 7, 7]);
+    // Known by its first bytes, but no picture: HTML after a PNG's header is refused in words (the build could not read it).
+    const notPng = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new TextEncoder().encode('<html>')]);
+    const unreadable = await upload('jar.png', notPng);
+    expect(unreadable.status).toBe(400);
+    expect(await unreadable.json()).toMatchObject({
+      error: { code: 'invalid_picture', message: expect.stringMatching(/^This PNG picture cannot be read: /) },
+    });
+    const png = new Uint8Array(
+      await sharp({ create: { width: 4, height: 3, channels: 3, background: '#c9a063' } })
+        .png()
+        .toBuffer(),
+    );
     const stored = await upload('Jar.svg', png);
     expect(stored.status).toBe(201);
     const { name } = (await stored.json()) as { name: string };

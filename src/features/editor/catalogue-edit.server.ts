@@ -25,6 +25,7 @@ import {
   PRODUCTS_DIR,
 } from './catalogue-guard';
 import type { EditorCaller } from './editors.server';
+import { rasterProblem } from './picture-decode.server';
 import { pictureName, pictureProblem } from './pictures';
 import {
   EDITABLE_FIELDS,
@@ -419,7 +420,8 @@ export type UploadResult =
 
 /** Stores an uploaded picture under a name with a digest of its bytes (the same picture twice is stored once). */
 export async function uploadPicture(me: EditorCaller, fileName: string, bytes: Uint8Array): Promise<UploadResult> {
-  const problem = pictureProblem(bytes);
+  // Known by its bytes and, for PNG, JPEG and WebP, decoded whole: a picture the build cannot read is refused here.
+  const problem = pictureProblem(bytes) ?? (await rasterProblem(bytes));
   if (problem) return { ok: false, status: problem.includes('1 MB') ? 413 : 400, code: 'invalid_picture', message: problem };
   const name = pictureName(fileName, bytes);
   await me.run((tx) =>
