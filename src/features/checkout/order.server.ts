@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { z } from 'astro/zod';
-import type { CatalogueIndex } from '@/features/catalog/catalog';
-import { type OrderTotals, orderTotals } from '@/lib/pricing';
+import { type CatalogueIndex, formatPrice } from '@/features/catalog/catalog';
+import { MIN_PRICE_CENTS } from '@/features/catalog/product.schema';
+import { MAX_CHARGE_CENTS, MIN_CHARGE_CENTS, type OrderTotals, orderTotals } from '@/lib/pricing';
 import { newToken, tokenHash } from '@/server/auth/tokens.server';
 import { type Database, jsonColumn, type Sql } from '@/server/db/database.server';
 import { asService, serviceStatement } from '@/server/db/roles.server';
@@ -35,7 +36,7 @@ import {
   wasSold,
 } from '../stock/stock.server';
 import type { CheckoutRate } from './checkout';
-import { checkoutLines, chosenRate, parcelFor } from './rates.server';
+import { checkoutLines, chosenRate, parcelFor, parcelProblem } from './rates.server';
 import { soldOutJobKey } from './sold-out.server';
 
 const log = logger('checkout');
@@ -72,11 +73,23 @@ export const CHECKOUT_PROBLEMS = {
   mismatch: 'The payment does not match the order. It has been set aside for the shop to check.',
   paymentUnderWay:
     'Your payment for this cart is already being processed, so the cart can no longer change. Please wait a moment.',
+  /** A product whose price the catalogue's schema would refuse (a file edited by hand): never sold for nothing. */
+  priceUnavailable: (name: string) =>
+    `${name} cannot be bought online at the moment: its price is being corrected. Please take it out of your cart and try again later.`,
+  overPaymentLimit: (totalCents: number) =>
+    `This order comes to ${formatPrice(totalCents)}, more than one card payment can take (${formatPrice(MAX_CHARGE_CENTS)}). Please take some items out and order them separately.`,
+  underPaymentMinimum: (totalCents: number) =>
+    `This order comes to ${formatPrice(totalCents)}, less than the smallest card payment (${formatPrice(MIN_CHARGE_CENTS)}). Please add to your cart.`,
 } as const;
 
 export type StartResult =
   | { ok: true; clientSecret: string; paymentIntentId: string; amountCents: number; totals: OrderTotals }
-  | { ok: false; status: 400 | 409; message: string; code?: 'out_of_stock' | 'hold_limit' };
+  | {
+      ok: false;
+      status: 400 | 409;
+      message: string;
+      code?: 'out_of_stock' | 'hold_limit' | 'price_unavailable' | 'over_payment_limit' | 'under_payment_minimum' | 'too_heavy';
+    };
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
@@ -103,6 +116,8 @@ export async function startCheckout(
   for (const line of body.lines) {
     const product = catalogue.get(line.productId);
     if (!product) return { ok: false, status: 400, message: `product ${line.productId} is not in the catalogue.` };
+    if (!Number.isSafeInteger(product.priceCents) || product.priceCents < MIN_PRICE_CENTS)
+      return { ok: false, status: 409, code: 'price_unavailable', message: CHECKOUT_PROBLEMS.priceUnavailable(product.name) };
     lines.push({
       ...line,
       name: product.name,
@@ -115,11 +130,24 @@ export async function startCheckout(
   }
   const address: Address = body.address;
   const parcel = parcelFor(lines, catalogue);
+  const heavy = parcelProblem(parcel.weightLb);
+  if (heavy) return { ok: false, status: 409, code: 'too_heavy', message: heavy };
   const rate = await asService(db, (tx) => chosenRate(tx, body.rateId, address, parcel));
   if (!rate) return { ok: false, status: 409, message: CHECKOUT_PROBLEMS.rateExpired };
 
   const subtotalCents = lines.reduce((sum, l) => sum + l.priceCents * l.quantity, 0);
   const totals = orderTotals(subtotalCents, rate.amountCents);
+  // One card payment takes from $0.50 to $999,999.99: a cart outside that is told so, before anything is stored, held
+  // or sent to the processor (whose refusal, or the database's integer columns, would otherwise be a 500).
+  if (totals.totalCents > MAX_CHARGE_CENTS)
+    return { ok: false, status: 409, code: 'over_payment_limit', message: CHECKOUT_PROBLEMS.overPaymentLimit(totals.totalCents) };
+  if (totals.totalCents < MIN_CHARGE_CENTS)
+    return {
+      ok: false,
+      status: 409,
+      code: 'under_payment_minimum',
+      message: CHECKOUT_PROBLEMS.underPaymentMinimum(totals.totalCents),
+    };
   const contentHash = sha256(JSON.stringify({ lines, address, rate, totals }));
   const metadata = { content_hash: contentHash.slice(0, 40) };
 

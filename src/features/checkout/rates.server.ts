@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'astro/zod';
 import type { CatalogueIndex } from '@/features/catalog/catalog';
-import { parcelWeightLb } from '@/lib/pricing';
+import { MAX_PARCEL_LB, parcelWeightLb } from '@/lib/pricing';
 import type { Database, Sql } from '@/server/db/database.server';
 import { asService } from '@/server/db/roles.server';
 import {
@@ -19,8 +19,6 @@ import { type CheckoutRate, FALLBACK_RATE_ID, fallbackRate } from './checkout';
 
 /** How long a quoted rate may be paid for: long enough to type a card number, short enough for prices to stay true. */
 export const QUOTE_TTL_MINUTES = 60;
-/** The heaviest parcel anyone may ask rates for (the shop's box holds far less). */
-const MAX_PARCEL_LB = 150;
 
 /** The lines of a checkout: the cart's shape, at least one line. The catalogue's rules are checked after. */
 export const checkoutLines = cartBody.shape.lines.min(1, { error: 'Your cart is empty.' });
@@ -48,6 +46,16 @@ export type RatesBody = z.infer<typeof ratesBody>;
 /** The parcel for these lines: the shop's box, weighing what the catalogue says the items weigh. */
 export function parcelFor(lines: readonly Pick<CartLineInput, 'productId' | 'quantity'>[], catalogue: CatalogueIndex): Parcel {
   return shopParcel(parcelWeightLb(lines, (id) => catalogue.get(id)?.weight));
+}
+
+/**
+ * Why a cart's parcel cannot be sent, or null: heavier than the shop sends in one parcel (MAX_PARCEL_LB). Each item
+ * weighs at most a fifth of it (the catalogue's schema), so only several full lines of heavy items get here.
+ */
+export function parcelProblem(weightLb: number): string | null {
+  return weightLb > MAX_PARCEL_LB
+    ? `This order weighs ${weightLb} lb, more than the ${MAX_PARCEL_LB} lb the shop sends in one parcel. Please order it in parts.`
+    : null;
 }
 
 /** What a quote is valid for: the address it ships to and the parcel's weight. */
@@ -78,6 +86,8 @@ export async function quoteRates(
     const problem = cartProblem(body.lines, catalogue);
     if (problem) return { ok: false, status: 400, message: problem };
     parcel = parcelFor(body.lines, catalogue);
+    const heavy = parcelProblem(parcel.weightLb);
+    if (heavy) return { ok: false, status: 400, message: heavy };
   } else if (body.parcel) parcel = shopParcel(body.parcel.weight);
   else return { ok: false, status: 400, message: 'Send the cart’s lines (or a parcel) to rate.' };
 
