@@ -2,6 +2,10 @@ import AxeBuilder from '@axe-core/playwright';
 import { allHydrated, expect, hydrated, openAccountDialog, test } from './fixtures';
 
 // /orders sends guests home; its signed-in history is checked in orders.spec.ts.
+
+// axe runs its rules in the page: about 1 s on a quiet machine, over 20 s measured on a 2-core one at load 17. What a
+// test waits for is what a shopper sees (allHydrated), never a pause; the time allowed (3 × 30 s) is for axe.
+test.slow();
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
 
 const PAGES = [

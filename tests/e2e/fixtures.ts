@@ -79,20 +79,20 @@ export async function hydrated(page: Page, selector: string): Promise<void> {
 }
 
 /**
- * Waits until every island on the page has hydrated. A `client:painted="visible"` one waits to be seen, so each is scrolled into
- * view first (its first element: an island is `display: contents`; one that renders nothing is simply waited for).
+ * Waits until every island on the page has hydrated. A `client:painted="visible"` one waits to be seen, so the test
+ * scrolls to each in turn, as a shopper scrolling down would (its first element: an island is `display: contents`; one
+ * that renders nothing is simply waited for), and leaves it on screen until it has hydrated. Nothing here waits on the
+ * page's own frames or timers: each step is retried until the islands are there, however slow the machine.
  * What axe then checks is what a shopper uses, not the server's first paint.
  */
 export async function allHydrated(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
-    for (const island of document.querySelectorAll('astro-island[ssr][opts*=\'"value":"visible"\']')) {
-      island.firstElementChild?.scrollIntoView({ block: 'center' });
-      await frame();
-      await frame();
-    }
-  });
-  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+  const waiting = page.locator('astro-island[ssr]');
+  const unseen = page.locator('astro-island[ssr][opts*=\'"value":"visible"\'] > :first-child');
+  await expect(async () => {
+    // evaluateAll, not first().evaluate: an island may hydrate between two calls, and evaluate would wait for it.
+    await unseen.evaluateAll((islands) => islands[0]?.scrollIntoView({ block: 'center' }));
+    await expect(waiting).toHaveCount(0, { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
 }
 
 /**
