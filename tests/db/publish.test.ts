@@ -9,6 +9,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   type Build,
   buildFailure,
+  buildShop,
   type CatalogueSnapshot,
   catalogueHealth,
   catalogueSnapshot,
@@ -100,6 +101,37 @@ describe(`publishing the catalogue, on ${TEST_DATABASE_KIND}`, () => {
     expect((await at(0)).pictures.size).toBeGreaterThan(20);
   });
 
+  it('builds by what the products use: a picture uploaded but used by no product changes neither the build nor its key', async () => {
+    const before = await catalogueSnapshot(db, 0, root);
+    const name = 'side-view-0123456789ab.png';
+    await db.query(`insert into public.catalogue_pictures (name, bytes, author_email) values ($1, $2, 'editor@example.com')`, [
+      name,
+      Buffer.from('a picture no product shows'),
+    ]);
+    try {
+      const unused = await catalogueSnapshot(db, 0, root);
+      expect(unused.pictures.has(name)).toBe(false);
+      expect([...unused.pictures.keys()]).toEqual([...before.pictures.keys()]);
+      // The same key as before the upload: a server that starts, or follows the live publish, reuses the build it has.
+      expect(unused.digest).toBe(before.digest);
+      // Once a product shows it (saved, and up to that save), it is built, and the key is another.
+      const showing = await save(seedScrubs.replace(/^images:\n/m, `images:\n  - src: ./images/${name}\n    alt: The side\n`));
+      const used = await catalogueSnapshot(db, showing, root);
+      expect(used.pictures.has(name)).toBe(true);
+      expect(used.digest).not.toBe(before.digest);
+      // A seed picture no product shows any more is left out too.
+      const others = [...before.files].filter(([file]) => file !== '03-clinical-scrubs.md').map(([, text]) => text);
+      const seedOnly = [...before.pictures.keys()].find(
+        (p) => seedScrubs.includes(`./images/${p}`) && !others.some((text) => text.includes(`./images/${p}`)),
+      );
+      if (!seedOnly) throw new Error('no seed picture only the scrubs show');
+      const without = await save(seedScrubs.replaceAll(`./images/${seedOnly}`, `./images/${name}`));
+      expect((await catalogueSnapshot(db, without, root)).pictures.has(seedOnly)).toBe(false);
+    } finally {
+      await db.query('delete from public.catalogue_pictures where name = $1', [name]);
+    }
+  });
+
   it('publishes requested together run one build with both changes, and the server switches to it', async () => {
     const served = recordingServer();
     const { builds, build } = recordingBuilder();
@@ -150,6 +182,40 @@ describe(`publishing the catalogue, on ${TEST_DATABASE_KIND}`, () => {
     await expect.poll(async () => (await publishState(db)).latest?.status, { timeout: 5000 }).toBe('live');
     expect(builds).toEqual(['46']);
     expect(served.switches).toHaveLength(1);
+  });
+
+  it('a failed publish tells the editor why in words, never with a path on the server; the log keeps the detail', async () => {
+    const served = recordingServer();
+    const place = join(root, '.builds', 'abc-123', 'out', 'server', 'entry.mjs');
+    const { build } = recordingBuilder(() => {
+      throw new Error(`ENOENT: no such file or directory, open '${place}'`);
+    });
+    const worker = publisher(served, build);
+    await worker.caughtUp;
+    await save(withPrice('46'));
+    const logs = captureLogs('error');
+    try {
+      await requestPublish(db, editor);
+      await expect.poll(async () => (await publishState(db)).latest?.status, { timeout: 5000 }).toBe('failed');
+      expect(logs.text()).toContain(place);
+    } finally {
+      logs.restore();
+    }
+    const { latest } = await publishState(db);
+    expect(latest?.error).toBe('The build could not finish: ENOENT: no such file or directory, open a file on the server');
+    expect(latest?.error).not.toContain(root);
+  });
+
+  it('a builds folder it cannot write to is named by its setting, not its path', async () => {
+    const blocked = join(root, 'not-a-folder');
+    writeFileSync(blocked, 'a file where the builds folder should be');
+    const snapshot = await catalogueSnapshot(db, 0, root);
+    const failure = buildShop(snapshot, { root, buildsDir: blocked, code: 'x', signal: new AbortController().signal });
+    await expect(failure).rejects.toThrow(PublishError);
+    await expect(failure).rejects.toThrow(
+      'The server cannot write the build into its builds folder (BUILDS_DIR): a file is in the way of the folder.',
+    );
+    await expect(failure).rejects.toSatisfy((error: Error) => !error.message.includes(root));
   });
 
   it('another server on the database follows the live publish, and a restarted one serves it before it listens', async () => {
@@ -249,5 +315,17 @@ describe('what a failed build says', () => {
       'The build failed: products → 03-clinical-scrubs data does not match collection schema. price: price must have at most two decimals',
     );
     expect(buildFailure('')).toBe('The build failed: it stopped without saying why.');
+  });
+
+  it('names a picture or a product file the build could not read by its name, and no other file on the server', () => {
+    const output = [
+      '\u001b[31m09:12:01 [ERROR] [NoImageMetadata] Could not process image metadata for `/srv/my shop/.builds/ab-12/catalogue/products/images/jar-64d14e0fc1a8.png`.\u001b[39m',
+      '  Cannot read file:///srv/shop/node_modules/astro/dist/x.js:12:7 or C:\\shop\\.builds\\y\\03-clinical-scrubs.md',
+      '  see https://docs.astro.build/en/reference/errors/ and ./images/x.svg',
+      '  Hint: This is often caused by a corrupted or malformed image.',
+    ].join('\n');
+    expect(buildFailure(output, ['/srv/my shop'])).toBe(
+      'The build failed: Could not process image metadata for `jar-64d14e0fc1a8.png`. Cannot read a file on the server or 03-clinical-scrubs.md see https://docs.astro.build/en/reference/errors/ and ./images/x.svg',
+    );
   });
 });

@@ -62,11 +62,15 @@ export async function liveRevision(sql: Sql): Promise<number> {
   return Number(row?.up_to_revision ?? 0);
 }
 
-/** The pictures editors uploaded, by name. Names never change their bytes (see the migration), so every one is taken. */
-export async function uploadedPictures(db: Database): Promise<Map<string, Uint8Array>> {
+/**
+ * The pictures editors uploaded, by name (only those named in `only`, when given). Names never change their bytes (see
+ * the migration), so every one is taken.
+ */
+export async function uploadedPictures(db: Database, only?: Iterable<string>): Promise<Map<string, Uint8Array>> {
   const rows = await serviceStatement<{ name: string; bytes: Uint8Array }>(
     db,
-    'select name, bytes from public.catalogue_pictures order by name',
+    'select name, bytes from public.catalogue_pictures where $1::text[] is null or name = any($1::text[]) order by name',
+    [only ? [...only] : null],
   );
   return new Map(rows.map((row) => [row.name, new Uint8Array(row.bytes)]));
 }

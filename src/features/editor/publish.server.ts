@@ -5,8 +5,9 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { hostname, setPriority } from 'node:os';
+import { homedir, hostname, setPriority } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Database } from '@/server/db/database.server';
 import { serviceStatement } from '@/server/db/roles.server';
 import { logger, outsideRequest } from '@/server/log.server';
@@ -19,6 +20,7 @@ import {
   SEED_PRODUCTS_DIR,
   uploadedPictures,
 } from './catalogue-files.server';
+import { frontMatter, IMAGE_NAME, PRODUCT_FILE } from './catalogue-guard';
 
 export type PublishStatus = 'queued' | 'building' | 'live' | 'failed';
 
@@ -74,7 +76,8 @@ function toPublish(row: PublishRow): Publish {
     startedAt: iso(row.started_at),
     finishedAt: iso(row.finished_at),
     upToRevision: Number(row.up_to_revision),
-    error: row.error,
+    // Stored before paths were taken out of what the editor is told, a row's reason may still name one.
+    error: row.error === null ? null : withoutPaths(row.error),
   };
 }
 
@@ -151,12 +154,41 @@ export interface CatalogueSnapshot {
 
 const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 
-/** The catalogue as of save `upTo`: the seed with the saves laid over it, the seed's pictures and the uploaded ones. */
+/**
+ * The pictures the product files show (`./images/<name>` anywhere in their front matter: images, colours' images), by
+ * name. A file whose front matter cannot be read (the build will refuse it) counts with every `./images/` it mentions.
+ */
+export function picturesShown(files: ProductFiles): Set<string> {
+  const names = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (typeof value === 'string') {
+      const name = /^(?:\.\/)?images\/([^/\\]+)$/.exec(value.trim())?.[1];
+      if (name) names.add(name);
+    } else if (Array.isArray(value)) value.forEach(visit);
+    else if (value && typeof value === 'object') Object.values(value).forEach(visit);
+  };
+  for (const text of files.values()) {
+    try {
+      visit(frontMatter(text));
+    } catch {
+      for (const [, name = ''] of text.matchAll(/\.\/images\/([^\s'"`/\\]+)/g)) names.add(name);
+    }
+  }
+  return names;
+}
+
+/**
+ * The catalogue as of save `upTo`: the seed with the saves laid over it, and the pictures its products show (the
+ * seed's, and those uploaded). A picture no product shows is left out: it changes nothing on the shop's pages, so it
+ * must not change the build's digest (an upload not yet used would make every server build again, not reuse its build).
+ */
 export async function catalogueSnapshot(db: Database, upTo: number, root = projectRoot()): Promise<CatalogueSnapshot> {
   const files = await catalogueFiles(db, upTo, root);
-  const pictures = await uploadedPictures(db);
+  const shown = picturesShown(files);
+  const pictures = await uploadedPictures(db, shown);
   const seedPictures = join(root, SEED_PRODUCTS_DIR, PICTURES_DIR);
-  for (const name of await readdir(seedPictures)) pictures.set(name, await readFile(join(seedPictures, name)));
+  for (const name of await readdir(seedPictures))
+    if (shown.has(name)) pictures.set(name, await readFile(join(seedPictures, name)));
   const hash = createHash('sha256');
   for (const [name, text] of files) hash.update(`${name}\0${sha256(text)}\0`);
   for (const name of [...pictures.keys()].sort()) hash.update(`${PICTURES_DIR}/${name}\0${sha256(pictures.get(name) ?? '')}\0`);
@@ -183,8 +215,51 @@ export async function codeDigest(root = projectRoot()): Promise<string> {
   return hash.digest('hex');
 }
 
-/** Why a publish failed, in the words the editor is shown. */
-export class PublishError extends Error {}
+/**
+ * Why a publish failed, in the words the editor is shown (no path on the server: see withoutPaths); `detail` is what
+ * the server logs besides (the build's own output, the path it could not write).
+ */
+export class PublishError extends Error {
+  constructor(
+    message: string,
+    readonly detail?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** What stands for a file on the server in what an editor reads. */
+const SERVER_FILE = 'a file on the server';
+
+/** An absolute path in a text (`/srv/…`, `C:\…`, `file:///…`): one starting a word, not `./images/…` or `https://…`. */
+const ABSOLUTE_PATH = /(?<=^|[\s'"`(=])(?:file:\/\/|[A-Za-z]:[\\/]|\/(?=[^\s/]))[^\s'"`<>]*/g;
+
+/**
+ * `text` without a path on the server: an absolute path (`/srv/shop/…`, `C:\shop\…`, `file:///…`, with any
+ * `:line:column`) becomes the name of the picture or product file it is (`jar-64d14e0fc1a8.png`,
+ * `03-clinical-scrubs.md`: what the editor knows it by), or "a file on the server". The editor needs the words, not
+ * where the server keeps its files (which would tell anyone who can publish how the machine is laid out); the server
+ * logs the detail. `places` are directories the text may name (the project, the builds folder): taken out first,
+ * spaces in them included. Relative references (`./images/x.svg`) and web addresses are left as they are.
+ */
+export function withoutPaths(text: string, places: readonly string[] = []): string {
+  let said = text;
+  const known = [...places, process.cwd(), homedir()]
+    .map((place) => place.replace(/[\\/]+$/, ''))
+    .filter((place) => place.length > 1)
+    .sort((a, b) => b.length - a.length);
+  for (const place of known) {
+    said = said.split(pathToFileURL(place).href).join('file:///server').split(place).join('/server');
+  }
+  return said
+    .replace(ABSOLUTE_PATH, (token) => {
+      const trail = /[.,;:)]*$/.exec(token)?.[0] ?? '';
+      const path = token.slice(0, token.length - trail.length).replace(/(?::\d+)+$/, '');
+      const name = path.split(/[\\/]/).pop() ?? '';
+      return `${IMAGE_NAME.test(name) || PRODUCT_FILE.test(name) ? name : SERVER_FILE}${trail}`;
+    })
+    .replace(new RegExp(`(['"\`])${SERVER_FILE}\\1`, 'g'), SERVER_FILE);
+}
 
 /** The longest a build may take before it is stopped (this machine builds the shop in about 7 s). */
 const BUILD_TIMEOUT_MS = 10 * 60_000;
@@ -193,7 +268,7 @@ const BUILD_TIMEOUT_MS = 10 * 60_000;
  * The part of a failed build's output that says why, for the editor: the error and the lines that follow it, without
  * colours, times, the error's code name, stack lines, or the pointers meant for developers (hint, reference, location).
  */
-export function buildFailure(output: string): string {
+export function buildFailure(output: string, places: readonly string[] = []): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the escape sequences of a terminal's colours
   const lines = output.replace(/\x1b\[[0-9;]*m/g, '').split(/\r?\n/);
   const first = lines.findIndex((line) => /error/i.test(line));
@@ -201,13 +276,13 @@ export function buildFailure(output: string): string {
   for (const line of first >= 0 ? lines.slice(first) : lines.slice(-12)) {
     const text = line
       .replace(/^\d\d:\d\d:\d\d\s+/, '')
-      .replace(/\[(ERROR|\w*Error)\]\s*/g, '')
+      .replace(/\[(ERROR|[A-Z][A-Za-z]*)\]\s*/g, '')
       .trim();
     if (/^(Stack trace|Hint|Error reference|Location):?/i.test(text)) break;
     if (text !== '' && !/^at\s/.test(text)) said.push(text);
     if (said.length === 12) break;
   }
-  return `The build failed: ${said.join(' ').slice(0, 1500) || 'it stopped without saying why.'}`;
+  return withoutPaths(`The build failed: ${said.join(' ').slice(0, 1500) || 'it stopped without saying why.'}`, places);
 }
 
 /** A file system error in words. */
@@ -261,12 +336,15 @@ function astroBuild(root: string, env: Record<string, string>, signal: AbortSign
     };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
-    child.on('error', (error) => reject(new PublishError(`The build could not run: ${error.message}`)));
+    const places = [root, ...Object.values(env)];
+    child.on('error', (error) =>
+      reject(new PublishError(`The build could not run: ${withoutPaths(error.message, places)}`, error.message)),
+    );
     child.on('close', (code, signal) => {
       if (code === 0) resolvePromise();
       else if (signal)
         reject(new PublishError(`The build was stopped (${signal}): the server is stopping, or it took too long.`));
-      else reject(new PublishError(buildFailure(output)));
+      else reject(new PublishError(buildFailure(output, places), output.slice(-8000)));
     });
   });
 }
@@ -295,7 +373,10 @@ export async function buildShop(
     for (const [name, text] of snapshot.files) await writeFile(join(catalogueDir, name), text);
     for (const [name, bytes] of snapshot.pictures) await writeFile(join(catalogueDir, PICTURES_DIR, name), bytes);
   } catch (error) {
-    throw new PublishError(`The server cannot write the build into its builds folder (${buildsDir}): ${diskProblem(error)}`);
+    throw new PublishError(
+      `The server cannot write the build into its builds folder (BUILDS_DIR): ${withoutPaths(diskProblem(error), [buildsDir, root])}`,
+      `${buildsDir}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   try {
     await astroBuild(
@@ -412,11 +493,15 @@ export function startPublisher(db: Database, options: PublisherOptions): Publish
         `published the catalogue as of save ${upTo}`,
       );
     } catch (error) {
-      const reason =
+      const reason = withoutPaths(
         error instanceof PublishError
           ? error.message
-          : `The build could not finish: ${error instanceof Error ? error.message : String(error)}`;
-      log.error({ event: 'catalogue.publish_failed', publishes: ids, err: error }, reason);
+          : `The build could not finish: ${error instanceof Error ? error.message : String(error)}`,
+        [root, buildsDir],
+      );
+      // The editor reads the reason in words; the log keeps the detail (the build's output, the path, the stack).
+      const detail = error instanceof PublishError ? error.detail : undefined;
+      log.error({ event: 'catalogue.publish_failed', publishes: ids, err: error, detail }, reason);
       await serviceStatement(
         db,
         `update public.catalogue_publishes set status = 'failed', finished_at = now(), error = left($2, 4000) where id = any($1::bigint[])`,
@@ -443,9 +528,10 @@ export function startPublisher(db: Database, options: PublisherOptions): Publish
       log.info({ event: 'catalogue.followed', publish: id, buildMs: done.ms, reused: done.reused }, `serving publish ${id}`);
     } catch (error) {
       failed = { publish: id, at: Date.now() };
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = withoutPaths(error instanceof Error ? error.message : String(error), [root, buildsDir]);
       health.problem = `publish ${id} is live but this server could not switch to it (it tries again every 5 minutes): ${reason}`;
-      log.error({ event: 'catalogue.follow_failed', publish: id, err: error }, `cannot serve publish ${id}`);
+      const detail = error instanceof PublishError ? error.detail : undefined;
+      log.error({ event: 'catalogue.follow_failed', publish: id, err: error, detail }, `cannot serve publish ${id}`);
     }
   }
 
