@@ -5,6 +5,10 @@
 import net from 'node:net';
 import { backupStoppedShop } from '../src/server/db/backup-files.ts';
 import { lockHolder } from '../src/server/db/data-dir-lock.ts';
+import { CLOSED_MESSAGE, PRIVATE_UMASK } from '../src/server/db/private-dir.ts';
+
+// What this writes (the backup, the stopped shop's files) is open to no other local account.
+process.umask(PRIVATE_UMASK);
 
 const dataDir = process.env.PGLITE_DIR || '.data/pglite';
 const backupDir = process.env.BACKUP_DIR || '.data/backups';
@@ -46,7 +50,9 @@ async function main() {
     );
     return;
   }
-  const path = await backupStoppedShop(dataDir, backupDir);
+  const path = await backupStoppedShop(dataDir, backupDir, {
+    onClosed: (dir, { opened }) => console.warn(`${dir}: ${CLOSED_MESSAGE} (${opened} files and directories were open).`),
+  });
   console.log(`Backup written: ${path}`);
 }
 

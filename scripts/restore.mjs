@@ -4,6 +4,10 @@
 // here) and the backup put in its place. A damaged, cut-short or foreign file is refused and nothing changes.
 import { join } from 'node:path';
 import { migrationsIn, restoreBackup } from '../src/server/db/backup-files.ts';
+import { CLOSED_MESSAGE, PRIVATE_UMASK } from '../src/server/db/private-dir.ts';
+
+// The restored database is open to no other local account (PGlite itself unpacks it 0666: see private-dir.ts).
+process.umask(PRIVATE_UMASK);
 
 const root = new URL('..', import.meta.url).pathname;
 const dataDir = process.env.PGLITE_DIR || '.data/pglite';
@@ -16,6 +20,7 @@ async function main() {
   }
   const { manifest, keptAside } = await restoreBackup(file, dataDir, {
     knownMigrations: migrationsIn(join(root, 'supabase/migrations')),
+    onClosed: (dir, { opened }) => console.warn(`${dir}: ${CLOSED_MESSAGE} (${opened} files and directories were open).`),
   });
   console.log(`Restored ${dataDir} to the backup taken at ${manifest.createdAt}.`);
   if (keptAside) console.log(`The database it replaced is kept in ${keptAside}: delete it once the shop runs as it should.`);

@@ -18,7 +18,7 @@
 // - a graceful stop on SIGTERM or SIGINT (gracefulShutdown): no new connections, the requests under way answered (at
 //   most SHUTDOWN_GRACE_SECONDS, default 10), then the app's services stopped (the outbox's job finished or handed
 //   back, the database closed) and exit 0; a second signal, a second or more after the first, exits at once;
-// - NODE_ENV=production unless it is set.
+// - NODE_ENV=production unless it is set, and umask 077: what the server writes (the database, backups) is its own.
 // HOST and PORT choose where (default 127.0.0.1:4321).
 import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -36,6 +36,9 @@ const serverLog = serverLogger();
 // The built shop is production: libraries that read NODE_ENV when they load (React, which renders the order e-mails
 // on the server) pick their production builds, not the development ones meant for debugging. Set before anything loads.
 process.env.NODE_ENV ??= 'production';
+// Nothing the server creates is open to another local account: the embedded database and its backups above all
+// (src/server/db/private-dir.ts), whatever umask the service was started with.
+process.umask(0o077);
 
 /** Headers every answer carries, whatever it is: no sniffing of its type, and HTTPS only when the shop is on it. */
 export function securityHeaders({ https }) {

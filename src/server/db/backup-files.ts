@@ -14,15 +14,17 @@
  */
 import { createHash } from 'node:crypto';
 import {
+  chmodSync,
   closeSync,
   existsSync,
+  fchmodSync,
   fsyncSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
@@ -31,6 +33,7 @@ import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
 import { lockDataDir, lockHolder } from './data-dir-lock.ts';
+import { type Closed, keepPrivate, makePrivateDir } from './private-dir.ts';
 
 const MAGIC = 'AURELIA-BACKUP';
 export const BACKUP_FORMAT = 1;
@@ -111,6 +114,8 @@ export function writeFileAtomically(path: string, bytes: Uint8Array): void {
   const temporary = `${path}.partial-${process.pid}`;
   const fd = openSync(temporary, 'w', 0o600);
   try {
+    // The shop's alone, even over a temporary file left behind with another mode.
+    fchmodSync(fd, 0o600);
     let at = 0;
     while (at < bytes.length) at += writeSync(fd, bytes, at);
     fsyncSync(fd);
@@ -144,13 +149,23 @@ export function pruneBackups(dir: string, keep: number): string[] {
   return old;
 }
 
+/**
+ * The backup directory, created as the shop's alone when it is not there, and closed to others when it is (a backup
+ * is the whole database: its files are 0600 anyway). One the shop does not own (a mount point, say) is left as it is.
+ */
+function privateBackupDir(dir: string): void {
+  makePrivateDir(dir);
+  const st = statSync(dir);
+  if (st.mode & 0o077 && st.uid === process.getuid?.()) chmodSync(dir, 0o700);
+}
+
 /** Writes a backup of the tar `tar` into `dir` (created if need be); returns its path. */
 export async function writeBackup(
   dir: string,
   tar: Uint8Array,
   { migration, kind, at = new Date() }: { migration: string | null; kind: BackupKind; at?: Date },
 ): Promise<string> {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  privateBackupDir(dir);
   const path = join(dir, backupName(kind, at));
   writeFileAtomically(path, await encodeBackup(tar, migration, at));
   return path;
@@ -168,14 +183,24 @@ async function newestMigration(pg: PGlite): Promise<string | null> {
   return rows[0]?.version ?? null;
 }
 
+/** Told when a data directory others could read or write was made the shop's alone (see private-dir.ts). */
+export type OnClosed = (dir: string, closed: Closed) => void;
+
 /**
  * A backup of a stopped shop's database in `dataDir`, written into `backupDir`: the directory is locked meanwhile, so
- * the shop cannot start on it halfway. Returns the file's path.
+ * the shop cannot start on it halfway. Like a start, it makes the directory the shop's alone, before and after
+ * (`onClosed` is told when it was open to others). Returns the file's path.
  */
-export async function backupStoppedShop(dataDir: string, backupDir: string): Promise<string> {
+export async function backupStoppedShop(
+  dataDir: string,
+  backupDir: string,
+  { onClosed = () => {} }: { onClosed?: OnClosed } = {},
+): Promise<string> {
   if (!existsSync(join(dataDir, 'PG_VERSION'))) throw new Error(`There is no embedded database in ${dataDir}.`);
   const release = lockDataDir(dataDir);
   try {
+    const closed = keepPrivate(dataDir);
+    if (closed.opened > 0) onClosed(dataDir, closed);
     const pg = await PGlite.create(dataDir);
     try {
       const migration = await newestMigration(pg);
@@ -184,6 +209,7 @@ export async function backupStoppedShop(dataDir: string, backupDir: string): Pro
       return await writeBackup(backupDir, tar, { migration, kind: 'manual' });
     } finally {
       await pg.close();
+      keepPrivate(dataDir);
     }
   } finally {
     release();
@@ -194,12 +220,13 @@ export async function backupStoppedShop(dataDir: string, backupDir: string): Pro
  * Restores the backup in `file` as the stopped shop's database in `dataDir`: `knownMigrations` are the migrations this
  * version of the shop has (a backup from a newer one is refused). The backup is checked whole, unpacked and opened
  * beside the directory first; only then is the current directory moved aside (kept, its path returned) and the
- * restored one put in its place. Anything wrong before that changes nothing.
+ * restored one put in its place. Anything wrong before that changes nothing. Both are the shop's alone (PGlite unpacks
+ * a backup's files 0666): the restored directory, and the one kept aside (`onClosed` is told when it was open).
  */
 export async function restoreBackup(
   file: string,
   dataDir: string,
-  { knownMigrations }: { knownMigrations: readonly string[] },
+  { knownMigrations, onClosed = () => {} }: { knownMigrations: readonly string[]; onClosed?: OnClosed },
 ): Promise<{ manifest: Manifest; keptAside: string | null }> {
   let bytes: Buffer;
   try {
@@ -220,6 +247,7 @@ export async function restoreBackup(
   const staging = `${dataDir}.restoring-${process.pid}`;
   try {
     rmSync(staging, { recursive: true, force: true });
+    makePrivateDir(staging);
     try {
       const pg = await PGlite.create(staging, { loadDataDir: new Blob([tar as Uint8Array<ArrayBuffer>]) });
       try {
@@ -231,8 +259,11 @@ export async function restoreBackup(
     } catch (error) {
       throw new BackupRefused(`The backup's database does not open: ${(error as Error).message}`);
     }
+    keepPrivate(staging);
     let keptAside: string | null = null;
     if (existsSync(dataDir)) {
+      const closed = keepPrivate(dataDir);
+      if (closed.opened > 0) onClosed(dataDir, closed);
       keptAside = `${dataDir}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`;
       renameSync(dataDir, keptAside);
     }

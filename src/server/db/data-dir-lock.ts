@@ -34,10 +34,11 @@ export function lockHolder(dataDir: string): number | null {
  */
 export function lockDataDir(dataDir: string): () => void {
   const path = `${dataDir}.lock`;
-  mkdirSync(dirname(path), { recursive: true });
+  // The directory holding the data directory, created for the shop alone (private-dir.ts) when it is not there.
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const fd = openSync(path, 'wx');
+      const fd = openSync(path, 'wx', 0o600);
       writeSync(fd, String(process.pid));
       closeSync(fd);
       return () => {

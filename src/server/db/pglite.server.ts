@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { logger } from '../log.server';
@@ -6,6 +7,7 @@ import { lockDataDir } from './data-dir-lock';
 import type { Database, Row, Setup, Sql, Statement } from './database.server';
 // Types only: the engine's code (and PGlite's) is loaded by the worker, not by the server's thread.
 import type { Engine, EngineError, Outcome } from './pglite-engine';
+import { CLOSED_MESSAGE, keepPrivate, makePrivateDir } from './private-dir';
 
 const log = logger('database');
 
@@ -257,11 +259,32 @@ function workerEngine(dataDir: string | null): Promise<Engine> {
 /**
  * Opens the embedded database in `dataDir` (locked to this process), or in memory when dataDir is null. The engine runs
  * in a worker thread, so its work does not hold up the requests on the server's thread.
+ *
+ * The directory is the shop's alone (private-dir.ts): a new one is created 0700 before PGlite writes into it, and an
+ * existing one that other local accounts could read or write is closed first, with a warning in the log; one holding
+ * another user's files is refused. Once PGlite is open, what it wrote with its own modes (a new directory's files) is
+ * closed too.
  */
 export async function openPglite(dataDir: string | null): Promise<Database> {
   const release = dataDir ? lockDataDir(dataDir) : () => {};
   try {
+    if (dataDir) {
+      if (existsSync(dataDir)) {
+        const { opened } = keepPrivate(dataDir);
+        if (opened > 0) log.warn({ dir: dataDir, opened }, CLOSED_MESSAGE);
+      } else {
+        makePrivateDir(dataDir);
+      }
+    }
     const engine = await workerEngine(dataDir);
+    if (dataDir) {
+      try {
+        keepPrivate(dataDir);
+      } catch (error) {
+        await engine.close().catch(() => {});
+        throw error;
+      }
+    }
     process.once('exit', release);
     return fromEngine(engine, release);
   } catch (error) {
