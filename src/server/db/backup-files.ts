@@ -7,8 +7,11 @@
  * A file is a header line, a manifest line (JSON), then the gzipped tar of the data directory:
  *
  *     AURELIA-BACKUP 1
- *     {"format":1,"engine":"pglite","createdAt":"…","migration":"20261129…","bytes":123,"sha256":"…"}
+ *     {"format":1,"engine":"pglite","createdAt":"…","migration":"20261129…","bytes":123,"sha256":"…","shop":"…","seal":"…"}
  *     <bytes of gzip>
+ *
+ * `shop` names the shop that made it and `seal` is an HMAC of the manifest with that shop's key (shop-key.ts): restore
+ * takes only this shop's backups, unless the operator says the file comes from another shop on purpose.
  *
  * Loaded by Node itself from the scripts (type stripping): erasable TypeScript only, relative imports with their `.ts`.
  */
@@ -34,6 +37,7 @@ import { gunzip, gzip } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
 import { lockDataDir, lockHolder } from './data-dir-lock.ts';
 import { type Closed, keepPrivate, makePrivateDir } from './private-dir.ts';
+import { readShopKey, type ShopKey, sealMatches, sealOf, shopKey, shopKeyPath } from './shop-key.ts';
 
 const MAGIC = 'AURELIA-BACKUP';
 export const BACKUP_FORMAT = 1;
@@ -49,6 +53,10 @@ export interface Manifest {
   /** The length and SHA-256 (hex) of the gzipped tar that follows the manifest. */
   bytes: number;
   sha256: string;
+  /** The id of the shop that made it (shop-key.ts); absent in a backup made before backups were bound to their shop. */
+  shop?: string;
+  /** HMAC-SHA256 of the fields above with that shop's key (sealOf). */
+  seal?: string;
 }
 
 /** A backup file that cannot be restored, and why, in words for the shop owner. */
@@ -58,8 +66,13 @@ export class BackupRefused extends Error {
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-/** The backup file's bytes for the uncompressed tar `tar` of a database at `migration`. */
-export async function encodeBackup(tar: Uint8Array, migration: string | null, createdAt = new Date()): Promise<Buffer> {
+/** The backup file's bytes for the uncompressed tar `tar` of a database at `migration`, sealed with `key` when given. */
+export async function encodeBackup(
+  tar: Uint8Array,
+  migration: string | null,
+  createdAt = new Date(),
+  key?: ShopKey,
+): Promise<Buffer> {
   const payload = await promisify(gzip)(tar);
   const manifest: Manifest = {
     format: BACKUP_FORMAT,
@@ -69,6 +82,10 @@ export async function encodeBackup(tar: Uint8Array, migration: string | null, cr
     bytes: payload.length,
     sha256: sha256(payload),
   };
+  if (key) {
+    manifest.shop = key.id;
+    manifest.seal = sealOf(manifest, key);
+  }
   return Buffer.concat([Buffer.from(`${MAGIC} ${BACKUP_FORMAT}\n${JSON.stringify(manifest)}\n`), payload]);
 }
 
@@ -159,15 +176,15 @@ function privateBackupDir(dir: string): void {
   if (st.mode & 0o077 && st.uid === process.getuid?.()) chmodSync(dir, 0o700);
 }
 
-/** Writes a backup of the tar `tar` into `dir` (created if need be); returns its path. */
+/** Writes a backup of the tar `tar`, sealed with the shop's `key`, into `dir` (created if need be); returns its path. */
 export async function writeBackup(
   dir: string,
   tar: Uint8Array,
-  { migration, kind, at = new Date() }: { migration: string | null; kind: BackupKind; at?: Date },
+  { migration, kind, key, at = new Date() }: { migration: string | null; kind: BackupKind; key: ShopKey; at?: Date },
 ): Promise<string> {
   privateBackupDir(dir);
   const path = join(dir, backupName(kind, at));
-  writeFileAtomically(path, await encodeBackup(tar, migration, at));
+  writeFileAtomically(path, await encodeBackup(tar, migration, at, key));
   return path;
 }
 
@@ -206,7 +223,7 @@ export async function backupStoppedShop(
       const migration = await newestMigration(pg);
       await pg.exec('checkpoint');
       const tar = new Uint8Array(await (await pg.dumpDataDir('none')).arrayBuffer());
-      return await writeBackup(backupDir, tar, { migration, kind: 'manual' });
+      return await writeBackup(backupDir, tar, { migration, kind: 'manual', key: shopKey(dataDir) });
     } finally {
       await pg.close();
       keepPrivate(dataDir);
@@ -217,8 +234,42 @@ export async function backupStoppedShop(
 }
 
 /**
+ * Refuses a backup that is not this shop's (the shop whose data directory is `dataDir`): one that names another shop,
+ * one whose seal this shop's key did not make (changed since, its checksum recomputed or its shop renamed), one with
+ * no seal, and any when this shop has no key yet (it has never started here). With `fromAnotherShop` (the operator
+ * moving a shop here on purpose) only a file that names this shop must carry its seal.
+ */
+function checkOrigin(manifest: Manifest, dataDir: string, fromAnotherShop: boolean): void {
+  const key = readShopKey(dataDir);
+  const onPurpose = 'To move a shop here on purpose, run npm run restore -- --from-another-shop <file>.';
+  if (key && manifest.shop === key.id) {
+    if (!sealMatches(manifest, manifest.seal ?? '', key)) {
+      throw new BackupRefused(
+        `This backup names this shop (shop ${key.id}) but its seal does not match this shop's key: it was changed after it was made, so it is not restored.`,
+      );
+    }
+    return;
+  }
+  if (fromAnotherShop) return;
+  if (!manifest.shop || !manifest.seal) {
+    throw new BackupRefused(
+      `This backup is not sealed by the shop that made it (it was made before backups were bound to their shop, or its seal was removed), so it cannot be told from another shop's. ${onPurpose}`,
+    );
+  }
+  if (!key) {
+    throw new BackupRefused(
+      `This is a backup of shop ${manifest.shop}, and this shop has no key yet (${shopKeyPath(dataDir)}: it has never started here), so it is another shop's. ${onPurpose}`,
+    );
+  }
+  throw new BackupRefused(
+    `This is a backup of another shop (shop ${manifest.shop}), not of this one (shop ${key.id}): restoring it would put that shop's database, its accounts and admins, in place of this one's. ${onPurpose}`,
+  );
+}
+
+/**
  * Restores the backup in `file` as the stopped shop's database in `dataDir`: `knownMigrations` are the migrations this
- * version of the shop has (a backup from a newer one is refused). The backup is checked whole, unpacked and opened
+ * version of the shop has (a backup from a newer one is refused). Only this shop's backups are restored (checkOrigin),
+ * unless `fromAnotherShop`: the restored database then becomes this shop's, whose key stays as it was. The backup is checked whole, unpacked and opened
  * beside the directory first; only then is the current directory moved aside (kept, its path returned) and the
  * restored one put in its place. Anything wrong before that changes nothing. Both are the shop's alone (PGlite unpacks
  * a backup's files 0666): the restored directory, and the one kept aside (`onClosed` is told when it was open).
@@ -226,7 +277,11 @@ export async function backupStoppedShop(
 export async function restoreBackup(
   file: string,
   dataDir: string,
-  { knownMigrations, onClosed = () => {} }: { knownMigrations: readonly string[]; onClosed?: OnClosed },
+  {
+    knownMigrations,
+    fromAnotherShop = false,
+    onClosed = () => {},
+  }: { knownMigrations: readonly string[]; fromAnotherShop?: boolean; onClosed?: OnClosed },
 ): Promise<{ manifest: Manifest; keptAside: string | null }> {
   let bytes: Buffer;
   try {
@@ -235,6 +290,7 @@ export async function restoreBackup(
     throw new BackupRefused(`Cannot read ${file}: ${(error as Error).message}`);
   }
   const { manifest, tar } = await decodeBackup(bytes);
+  checkOrigin(manifest, dataDir, fromAnotherShop);
   const newestKnown = [...knownMigrations].sort().at(-1) ?? '';
   if (manifest.migration && manifest.migration > newestKnown) {
     throw new BackupRefused(

@@ -3,6 +3,7 @@ import net from 'node:net';
 import { logger } from '../log.server';
 import { pruneBackups, writeBackup } from './backup-files';
 import type { Database } from './database.server';
+import { shopKey } from './shop-key';
 
 const backupLog = logger('backup');
 
@@ -15,10 +16,13 @@ export interface BackupTaken {
 
 /**
  * Takes a backup of the running shop's embedded database into `dir`: a snapshot between two transactions (what was
- * committed before it began is in it), compressed and written atomically after the database is free again.
+ * committed before it began is in it), compressed, sealed with the shop's key and written atomically after the database
+ * is free again.
  */
 export async function takeBackup(db: Database, dir: string, kind: 'manual' | 'scheduled'): Promise<BackupTaken> {
   if (!db.snapshot) throw new Error('Backups here are of the embedded database; copy PostgreSQL with pg_dump.');
+  if (!db.dataDir) throw new Error('An embedded database kept in memory has no shop key to seal a backup with.');
+  const key = shopKey(db.dataDir);
   const [row] = await db.query<{ version: string | null }>(
     'select max(version) as version from supabase_migrations.schema_migrations',
   );
@@ -26,7 +30,7 @@ export async function takeBackup(db: Database, dir: string, kind: 'manual' | 'sc
   const started = performance.now();
   const tar = await db.snapshot();
   const pausedMs = Math.round(performance.now() - started);
-  const path = await writeBackup(dir, tar, { migration: row?.version ?? null, kind, at });
+  const path = await writeBackup(dir, tar, { migration: row?.version ?? null, kind, key, at });
   return { path, bytes: statSync(path).size, pausedMs };
 }
 

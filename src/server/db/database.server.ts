@@ -53,6 +53,11 @@ export interface Database extends Sql {
    * tools (pg_dump, the provider's point-in-time recovery).
    */
   snapshot?(): Promise<Uint8Array>;
+  /**
+   * Only the embedded database: the directory it is kept in (null in memory). Its backups are sealed with the key of
+   * the shop kept beside it (shop-key.ts).
+   */
+  readonly dataDir?: string | null;
   close(): Promise<void>;
 }
 

@@ -8,6 +8,7 @@ import type { Database, Row, Setup, Sql, Statement } from './database.server';
 // Types only: the engine's code (and PGlite's) is loaded by the worker, not by the server's thread.
 import type { Engine, EngineError, Outcome } from './pglite-engine';
 import { CLOSED_MESSAGE, keepPrivate, makePrivateDir } from './private-dir';
+import { shopKey } from './shop-key';
 
 const log = logger('database');
 
@@ -275,6 +276,8 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
       } else {
         makePrivateDir(dataDir);
       }
+      // The shop's key, made at its first start: its backups are sealed with it.
+      shopKey(dataDir);
     }
     const engine = await workerEngine(dataDir);
     if (dataDir) {
@@ -286,7 +289,7 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
       }
     }
     process.once('exit', release);
-    return fromEngine(engine, release);
+    return Object.assign(fromEngine(engine, release), { dataDir });
   } catch (error) {
     release();
     throw error;
