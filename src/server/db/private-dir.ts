@@ -8,7 +8,7 @@
  *
  * Loaded by Node itself from the scripts (type stripping): erasable TypeScript only, no imports but Node's.
  */
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, type Stats, statSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, type Stats, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The umask of a process that writes the shop's data: nothing it creates is readable by another account. */
@@ -83,11 +83,6 @@ function gone<T>(fn: () => T): T | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-}
-
-/** keepPrivate for `dir` when it is there; nothing to do (opened 0) when it is not. */
-export function keepPrivateIfThere(dir: string): Closed {
-  return existsSync(dir) ? keepPrivate(dir) : { opened: 0, changed: 0 };
 }
 
 /** Words for the log when keepPrivate closed something that was open to others. */
