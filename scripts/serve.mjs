@@ -36,9 +36,6 @@ const serverLog = serverLogger();
 // The built shop is production: libraries that read NODE_ENV when they load (React, which renders the order e-mails
 // on the server) pick their production builds, not the development ones meant for debugging. Set before anything loads.
 process.env.NODE_ENV ??= 'production';
-// Nothing the server creates is open to another local account: the embedded database and its backups above all
-// (src/server/db/private-dir.ts), whatever umask the service was started with.
-process.umask(0o077);
 
 /** Headers every answer carries, whatever it is: no sniffing of its type, and HTTPS only when the shop is on it. */
 export function securityHeaders({ https }) {
@@ -589,6 +586,10 @@ export async function serve({ host = process.env.HOST ?? '127.0.0.1', port = Num
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  // Nothing the server creates is open to another local account: the embedded database and its backups above all
+  // (src/server/db/private-dir.ts), whatever umask the service was started with. Only when run as the server, not
+  // when a test imports this file.
+  process.umask(0o077);
   serve().catch((error) => {
     console.error(`Aurelia could not start: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
