@@ -1,6 +1,6 @@
-// The shop behind nginx, configured as the README's "Deploying on a server" says: the nginx block is read from the
-// README itself, and only its addresses and certificate are replaced (a free port on 127.0.0.1, a certificate made
-// here), so what the README tells an owner is what runs. nginx comes from Debian's package (.ci/run installs it).
+// The shop behind nginx, configured as docs/operating.md's "Deploying on a server" says: the nginx block is read from
+// that page itself, and only its addresses and certificate are replaced (a free port on 127.0.0.1, a certificate made
+// here), so what the docs tell an owner is what runs. nginx comes from Debian's package (.ci/run installs it).
 // Checked through it: the shop sees the client's address, not the proxy's, and not one a client writes itself (rate
 // limits count it); links in e-mails and the Origin check use the public https origin (SITE_URL); the shop's brotli
 // and gzip pass through with Vary; HTTP is redirected to HTTPS.
@@ -28,12 +28,12 @@ function onPath(program: string): boolean {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The README's nginx block, with one replacement for each of `replacements`' keys (each must be there). */
-function readmeNginx(replacements: [string, string][]): string {
-  const block = /```nginx\n([\s\S]*?)```/.exec(readFileSync('README.md', 'utf8'))?.[1];
-  if (!block) throw new Error('The README has no nginx block');
+/** The nginx block of docs/operating.md, with one replacement for each of `replacements`' keys (each must be there). */
+function documentedNginx(replacements: [string, string][]): string {
+  const block = /```nginx\n([\s\S]*?)```/.exec(readFileSync('docs/operating.md', 'utf8'))?.[1];
+  if (!block) throw new Error('docs/operating.md has no nginx block');
   return replacements.reduce((config, [from, to]) => {
-    if (!config.includes(from)) throw new Error(`The README's nginx block no longer has ${JSON.stringify(from)}`);
+    if (!config.includes(from)) throw new Error(`The nginx block of docs/operating.md no longer has ${JSON.stringify(from)}`);
     return config.split(from).join(to);
   }, block);
 }
@@ -79,7 +79,7 @@ function through(
   });
 }
 
-test('the shop behind nginx as the README sets it up', async () => {
+test('the shop behind nginx as docs/operating.md sets it up', async () => {
   const missing = ['nginx', 'openssl'].filter((program) => !onPath(program));
   if (missing.length > 0 && !process.env.REQUIRE_SYSTEM_PROGRAMS) {
     const reason = `skipped: needs ${missing.join(' and ')} from the system's packages (sudo apt-get install nginx openssl)`;
@@ -114,7 +114,7 @@ test('the shop behind nginx as the README sets it up', async () => {
       ],
       { stdio: 'pipe' },
     );
-    const site = readmeNginx([
+    const site = documentedNginx([
       ['server 127.0.0.1:4321;', `server 127.0.0.1:${shopPort};`],
       ['    listen [::]:80;\n', ''],
       ['    listen [::]:443 ssl http2;\n', ''],
