@@ -34,7 +34,7 @@ function askRunningShop(socketPath) {
 async function main() {
   if ((process.env.DATABASE_URL ?? '').trim() !== '') {
     throw new Error(
-      "DATABASE_URL is set: this shop's data is in PostgreSQL. Back it up with pg_dump (or your provider's point-in-time recovery); see the README.",
+      "DATABASE_URL is set: this shop's data is in PostgreSQL. Back it up with pg_dump (or your provider's point-in-time recovery); see docs/operating.md, Backups.",
     );
   }
   const holder = lockHolder(dataDir);

@@ -183,7 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   // The shop copies only its embedded database: PostgreSQL has its own tools, and its own vacuuming.
   if (parsed.DATABASE_URL && parsed.BACKUP_EVERY) {
     throw new Error(
-      "BACKUP_EVERY is for the embedded database: on PostgreSQL use pg_dump or your provider's point-in-time recovery (see the README).",
+      "BACKUP_EVERY is for the embedded database: on PostgreSQL use pg_dump or your provider's point-in-time recovery (see docs/operating.md, Backups).",
     );
   }
   const stripeApi = stripeApiBase(env, stripe);

@@ -283,7 +283,7 @@ describe('Supabase Auth adapter against a GoTrue-speaking fake', () => {
       await expect(auth.endBearerSession(phone.access_token)).resolves.toBeUndefined();
       // getClaims checks signature and expiry, not revocation: the access token itself stays valid until its `exp`
       // (at most an hour by default), as it does for Supabase's own table API. Our server still refuses it after an
-      // idle sign-out, from its recorded activity (see docs/architecture.md, Newsletter).
+      // idle sign-out, from its recorded activity (see docs/decisions/001-built-in-accounts.md).
       expect(await auth.bearerSession(phone.access_token)).not.toBeNull();
     });
   });

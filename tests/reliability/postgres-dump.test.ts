@@ -1,5 +1,5 @@
 /**
- * On PostgreSQL the shop's data is copied with PostgreSQL's own tools, as the README tells the owner: pg_dump of the
+ * On PostgreSQL the shop's data is copied with PostgreSQL's own tools, as docs/operating.md tells the owner: pg_dump of the
  * shop's database while it serves, pg_restore into a fresh database, and the shop started on that one finds every
  * order, payment, refund, account and review (and its shoppers' sessions). Runs when TEST_DATABASE_URL is set (CI);
  * the embedded database's backups are tested in backup-restore.test.ts. Needs pg_dump and pg_restore (postgresql-client,

@@ -97,7 +97,7 @@ export interface AuthPort {
    * Confirms an e-mail address with the token from the verification link and the password its reader chose at sign-up;
    * answers the account's e-mail, so the caller can sign them in with that password. Built-in accounts confirm only
    * when the password is that of a sign-up still waiting, so a link alone never hands the account to whoever signed up
-   * with someone else's address. Supabase Auth keeps the password of the first sign-up itself (see the README).
+   * with someone else's address. Supabase Auth keeps the password of the first sign-up itself (see docs/operating.md).
    */
   verifyEmail(input: { token: string; password: string }): Promise<AuthResult<{ email: string }>>;
   /**
