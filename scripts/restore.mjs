@@ -24,7 +24,9 @@ async function main() {
     throw new Error('Say which backup to restore: npm run restore -- [--from-another-shop] <file>');
   }
   if ((process.env.DATABASE_URL ?? '').trim() !== '') {
-    throw new Error("DATABASE_URL is set: this shop's data is in PostgreSQL. Restore it with pg_restore; see docs/operating.md, Backups.");
+    throw new Error(
+      "DATABASE_URL is set: this shop's data is in PostgreSQL. Restore it with pg_restore; see docs/operating.md, Backups.",
+    );
   }
   const { manifest, keptAside } = await restoreBackup(file, dataDir, {
     knownMigrations: migrationsIn(join(root, 'supabase/migrations')),
