@@ -108,6 +108,15 @@ describe('the product schema', () => {
     expect(issues({ ...valid(), colors: [{ name: 'Blue', value: 'blue', hex: '#1f5fa8' }] })).toContain('colors');
   });
 
+  it('takes a colour key of at most 40 characters, as stock counts, carts and orders store it', () => {
+    const colour = (value: string) => ({ ...valid(), hasColors: true, colors: [{ name: 'Blue', value, hex: '#1f5fa8' }] });
+    expect(schema.safeParse(colour('a'.repeat(40))).success).toBe(true);
+    const long = schema.safeParse(colour('a'.repeat(41)));
+    expect(long.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['colors.0.value', 'colour value must be a lowercase slug of at most 40 letters, digits and dashes'],
+    ]);
+  });
+
   it('requires at least two images', () => {
     const one = valid() as { images: unknown[] };
     const result = schema.safeParse({ ...one, images: one.images.slice(0, 1) });

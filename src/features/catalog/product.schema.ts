@@ -8,7 +8,11 @@ const text = z.string().trim().min(1);
 
 /** Patterns the catalogue's text fields must match, with their messages: the build's schema and the editor's form share them. */
 export const PRODUCT_PATTERNS = {
-  colorValue: { regex: /^[a-z0-9-]+$/, message: 'colour value must be a lowercase slug' },
+  // At most 40 characters: stock counts keep a colour's key in a column that takes no more (20261129120000_stock.sql).
+  colorValue: {
+    regex: /^[a-z0-9-]{1,40}$/,
+    message: 'colour value must be a lowercase slug of at most 40 letters, digits and dashes',
+  },
   hex: { regex: /^#[0-9a-fA-F]{6}$/, message: 'hex must look like #1f5fa8' },
   sku: { regex: /^[A-Z0-9-]+$/, message: 'sku must be upper-case letters, digits and dashes' },
 } as const;

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fromInputs, toInputs, typedNumber } from './catalogue-form';
+import { colourValue, fromInputs, toInputs, typedNumber } from './catalogue-form';
 import { PRODUCTS_DIR } from './catalogue-guard';
 import { EDITABLE_FIELDS, editProductText, productData } from './product-text';
 
@@ -29,5 +29,12 @@ describe('the product form', () => {
     expect(fromInputs({ ...toInputs(fields), specifications: 'no colon here' }, fields)).toMatchObject({
       field: 'specifications',
     });
+  });
+
+  it('names a new colour by its name as a key the stock counts can hold: 40 characters at most, no dash at the end', () => {
+    expect(colourValue('Powder Blue')).toBe('powder-blue');
+    const key = colourValue('Very Deep Midnight Ocean Blue With A Hint Of Teal');
+    expect(key).toBe('very-deep-midnight-ocean-blue-with-a-hin');
+    expect(colourValue('A'.repeat(39) + ' B')).toBe('a'.repeat(39));
   });
 });

@@ -61,12 +61,14 @@ export function toInputs(fields: Record<string, unknown>): FormInputs {
   };
 }
 
-/** A new colour's value (its name in carts and stock counts): 'Powder Blue' → 'powder-blue'. */
+/** A new colour's value (its name in carts and stock counts), at most 40 characters: 'Powder Blue' → 'powder-blue'. */
 export function colourValue(name: string): string {
   return name
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
+    .replace(/^-+/, '')
+    .slice(0, 40)
+    .replace(/-+$/, '');
 }
 
 /** A number as typed ('45', '45.00', '29.999'), or null when it is not one. Never rounded: the schema judges decimals. */
