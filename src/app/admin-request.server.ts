@@ -1,6 +1,6 @@
 import type { APIContext, AstroGlobal } from 'astro';
 import { type AdminCaller, type AdminDeps, adminNotFound, adminOf } from '@/features/admin/admin.server';
-import type { AdminOrderDeps } from '@/features/admin/order-routes.server';
+import type { AdminOrderDeps } from '@/features/admin/orders/order-routes.server';
 import { type EditorCaller, editorOf } from '@/features/editor/editors.server';
 import { cookieJar, fromAnotherSite } from '@/server/http.server';
 import { getServices, type Services } from './services.server';

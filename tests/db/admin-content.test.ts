@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { type AdminDeps, adminOf } from '@/features/admin/admin.server';
-import { countMessages, listMessages, markMessagesRoute } from '@/features/admin/messages.server';
-import { countPendingReviews, decideReviewsRoute, pendingReviews } from '@/features/admin/reviews.server';
-import { countSubscribers, listSubscribers, subscribersCsv, subscribersCsvRoute } from '@/features/admin/subscribers.server';
+import { countMessages, listMessages, markMessagesRoute } from '@/features/admin/messages/messages.server';
+import { countPendingReviews, decideReviewsRoute, pendingReviews } from '@/features/admin/reviews/moderation.server';
+import {
+  countSubscribers,
+  listSubscribers,
+  subscribersCsv,
+  subscribersCsvRoute,
+} from '@/features/admin/subscribers/subscribers.server';
 import { listReviews } from '@/features/reviews/reviews.server';
 import type { CookieJar } from '@/server/auth/auth.port';
 import { createBuiltInAuth } from '@/server/auth/builtin.server';

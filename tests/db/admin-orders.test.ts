@@ -6,8 +6,8 @@
  */
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { NEXT_STATUSES } from '@/features/admin/order-admin';
-import { listOrdersForAdmin, orderForAdmin } from '@/features/admin/order-queries.server';
+import { NEXT_STATUSES } from '@/features/admin/orders/order-admin';
+import { listOrdersForAdmin, orderForAdmin } from '@/features/admin/orders/order-queries.server';
 import {
   type AdminOrderDeps,
   adminOrderCancel,
@@ -16,8 +16,8 @@ import {
   adminOrderRetry,
   adminOrderStatus,
   adminPackingSlips,
-} from '@/features/admin/order-routes.server';
-import { MAX_SLIPS } from '@/features/admin/packing-slips.server';
+} from '@/features/admin/orders/order-routes.server';
+import { MAX_SLIPS } from '@/features/admin/orders/packing-slips.server';
 import { labelJob, orderChangeEmailJob } from '@/features/checkout/fulfilment.server';
 import { recordOrder, startCheckout } from '@/features/checkout/order.server';
 import { handlePaymentEvent } from '@/features/checkout/payment-events.server';

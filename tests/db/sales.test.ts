@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type AdminCaller, adminOf } from '@/features/admin/admin.server';
-import { salesPeriod } from '@/features/admin/sales';
+import { salesPeriod } from '@/features/admin/sales/sales';
 import {
   ORDERS_CSV_HEADER,
   type OrdersCsvDeps,
@@ -16,7 +16,7 @@ import {
   salesOverview,
   salesSummary,
   topSellers,
-} from '@/features/admin/sales.server';
+} from '@/features/admin/sales/sales.server';
 import { orderNumber } from '@/features/orders/orders';
 import type { CookieJar } from '@/server/auth/auth.port';
 import { createBuiltInAuth } from '@/server/auth/builtin.server';

@@ -8,7 +8,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AdminCaller } from '@/features/admin/admin.server';
-import { cancelOrder, refundOrder, restockOrderAction } from '@/features/admin/order-actions.server';
+import { cancelOrder, refundOrder, restockOrderAction } from '@/features/admin/orders/order-actions.server';
 import { orderChangeEmailJob } from '@/features/checkout/fulfilment.server';
 import { type PaymentIntentBody, recordOrder, startCheckout } from '@/features/checkout/order.server';
 import { handlePaymentEvent } from '@/features/checkout/payment-events.server';

@@ -4,8 +4,8 @@
  * and exports nothing. The orders list (a page, whose malformed filters are left out) and the export share the rule.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orderListQuery } from '@/features/admin/order-admin';
-import { exportRange } from '@/features/admin/sales';
+import { orderListQuery } from '@/features/admin/orders/order-admin';
+import { exportRange } from '@/features/admin/sales/sales';
 import { asService } from '@/server/db/roles.server';
 import { ADMIN_EMAIL, apiRequest, type Browser, call, signedIn, startShop, stopShop, type TestShop } from './harness';
 

@@ -1,7 +1,7 @@
 import { dateFormat } from '@/lib/dates';
 import { formatPrice } from '../catalog/catalog';
 import { STATUS_LABELS, statusOf } from '../orders/orders';
-import { ORDER_ACTION_LABELS } from './order-admin';
+import { ORDER_ACTION_LABELS } from './orders/order-admin';
 
 /** What the navigation counts beside a section's name (see AdminLayout). */
 export type NavCount = 'pendingReviews' | 'unreadMessages' | 'lowStock';

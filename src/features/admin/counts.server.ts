@@ -1,9 +1,9 @@
 import type { NavCount } from '@/features/admin/admin';
 import type { Sql } from '@/server/db/database.server';
-import { countMessages, countUnreadMessages } from './messages.server';
-import { countPendingReviews } from './reviews.server';
-import { countLowStock } from './stock-admin.server';
-import { countSubscribers } from './subscribers.server';
+import { countMessages, countUnreadMessages } from './messages/messages.server';
+import { countPendingReviews } from './reviews/moderation.server';
+import { countLowStock } from './stock/stock-admin.server';
+import { countSubscribers } from './subscribers/subscribers.server';
 
 /** The work waiting in the admin, counted beside its sections in the navigation (partial indexes keep these cheap). */
 export async function navCounts(tx: Sql): Promise<Record<NavCount, number>> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadCatalogueIndex } from '../../../tests/unit/load-catalogue';
-import { parseCount } from '../admin/stock-admin';
+import { parseCount } from '../admin/stock/stock-admin';
 import { type CartLine, cartId } from '../cart/cart';
 import { availableFor, type StockAnswer, shortfallMessage, withinStock } from './stock';
 import { itemLabel, stockAnswer, variantKeys } from './stock.server';

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { adminDeps } from '@/app/admin-request.server';
-import { markMessagesRoute } from '@/features/admin/messages.server';
+import { markMessagesRoute } from '@/features/admin/messages/messages.server';
 import { cookieJar } from '@/server/http.server';
 
 export const prerender = false;

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { adminDeps } from '@/app/admin-request.server';
-import { decideReviewsRoute } from '@/features/admin/reviews.server';
+import { decideReviewsRoute } from '@/features/admin/reviews/moderation.server';
 import { cookieJar } from '@/server/http.server';
 
 export const prerender = false;

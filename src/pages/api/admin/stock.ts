@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { adminDeps } from '@/app/admin-request.server';
-import { adminStockGet, adminStockSave } from '@/features/admin/stock-admin.server';
+import { adminStockGet, adminStockSave } from '@/features/admin/stock/stock-admin.server';
 import { getCatalogueIndex } from '@/features/catalog/catalog.server';
 import { cookieJar } from '@/server/http.server';
 

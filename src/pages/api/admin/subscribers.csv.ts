@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { adminDeps } from '@/app/admin-request.server';
-import { subscribersCsvRoute } from '@/features/admin/subscribers.server';
+import { subscribersCsvRoute } from '@/features/admin/subscribers/subscribers.server';
 import { cookieJar } from '@/server/http.server';
 
 export const prerender = false;

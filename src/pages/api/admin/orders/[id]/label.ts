@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 import { adminOrderDeps } from '@/app/admin-request.server';
 import { getServices } from '@/app/services.server';
-import { adminOrderLabel } from '@/features/admin/order-routes.server';
+import { adminOrderLabel } from '@/features/admin/orders/order-routes.server';
 import { cookieJar } from '@/server/http.server';
 
 export const prerender = false;

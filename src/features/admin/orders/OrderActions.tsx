@@ -1,9 +1,9 @@
 import { type ReactNode, type SubmitEvent, useEffect, useId, useRef, useState } from 'react';
+import { formatPrice } from '@/features/catalog/catalog';
+import { STATUS_LABELS, type StatusKey } from '@/features/orders/orders';
+import { notifyOnNextPage } from '@/features/toasts/next-page-toast';
+import { notify } from '@/features/toasts/toast.store';
 import { api } from '@/lib/api';
-import { formatPrice } from '../catalog/catalog';
-import { STATUS_LABELS, type StatusKey } from '../orders/orders';
-import { notifyOnNextPage } from '../toasts/next-page-toast';
-import { notify } from '../toasts/toast.store';
 import { dollarsToCents, NEXT_ACTION, type OrderActionAnswer } from './order-admin';
 
 interface OrderActionsProps {

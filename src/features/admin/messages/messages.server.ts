@@ -1,9 +1,9 @@
 import { z } from 'astro/zod';
-import { type InboxMessage, MAX_MESSAGES_PER_MARK, type MarkAnswer } from '@/features/admin/inbox';
+import { type InboxMessage, MAX_MESSAGES_PER_MARK, type MarkAnswer } from '@/features/admin/messages/inbox';
 import type { CookieJar } from '@/server/auth/auth.port';
 import type { Sql } from '@/server/db/database.server';
 import { json, problem, readJson } from '@/server/http.server';
-import { type Admin, type AdminDeps, recordAction, requireAdminOf } from './admin.server';
+import { type Admin, type AdminDeps, recordAction, requireAdminOf } from '../admin.server';
 
 // The contact messages: newest first, read or unread as the shop owner marks them. Anyone may still write
 // one; only the server, as service_role, reads them (tests/db/rls.test.ts).

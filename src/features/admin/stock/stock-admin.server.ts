@@ -6,7 +6,7 @@ import type { CookieJar } from '@/server/auth/auth.port';
 import type { Sql } from '@/server/db/database.server';
 import { json, problem, readJson } from '@/server/http.server';
 import { productIdValue } from '@/server/product-id.server';
-import { type AdminCaller, type AdminDeps, recordAction, requireAdminOf } from './admin.server';
+import { type AdminCaller, type AdminDeps, recordAction, requireAdminOf } from '../admin.server';
 import { MAX_COUNT, type StockPageAnswer, type StockRow } from './stock-admin';
 
 // The owner's stock: how many of each product, and of each colour × size, are on hand (blank: unlimited), and the

@@ -1,7 +1,7 @@
 import { useState } from 'react';
+import { notify } from '@/features/toasts/toast.store';
 import { api } from '@/lib/api';
-import { notify } from '../toasts/toast.store';
-import { adminTime } from './admin';
+import { adminTime } from '../admin';
 import { JOB_STATE_LABELS, type OrderJob, retryable } from './order-admin';
 
 /** What is known of a job besides its state: attempts, when it runs next or finished (in the shop's time zone). */

@@ -1,7 +1,7 @@
 import { useState } from 'react';
+import { notify } from '@/features/toasts/toast.store';
 import { api } from '@/lib/api';
-import { notify } from '../toasts/toast.store';
-import { adminTime } from './admin';
+import { adminTime } from '../admin';
 import type { InboxMessage, MarkAnswer } from './inbox';
 
 interface Props {

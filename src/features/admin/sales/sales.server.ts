@@ -4,10 +4,10 @@ import type { CookieJar } from '@/server/auth/auth.port';
 import { type Database, jsonColumn, type Sql } from '@/server/db/database.server';
 import { serviceStatement } from '@/server/db/roles.server';
 import { problem } from '@/server/http.server';
-import { type AdminCaller, type AdminDeps, recordAction, requireAdminOf } from './admin.server';
-import { csvRow, csvStream } from './csv.server';
-import { storedSpellings } from './order-admin';
-import { type Cursor, isoText, seqOf } from './paging.server';
+import { type AdminCaller, type AdminDeps, recordAction, requireAdminOf } from '../admin.server';
+import { csvRow, csvStream } from '../csv.server';
+import { storedSpellings } from '../orders/order-admin';
+import { type Cursor, isoText, seqOf } from '../paging.server';
 import {
   addDays,
   type Day,

@@ -1,6 +1,6 @@
 import { type SubmitEvent, useId, useState } from 'react';
+import { notify } from '@/features/toasts/toast.store';
 import { api } from '@/lib/api';
-import { notify } from '../toasts/toast.store';
 import { countText, parseCount, STOCK_ADMIN_MESSAGES, type StockPageAnswer, type StockRow } from './stock-admin';
 
 interface Props {

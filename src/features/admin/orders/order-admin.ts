@@ -1,8 +1,8 @@
 // The orders part of the admin: which status changes are allowed, how the list's search and filters are read from
 // its address, and the words the admin sees. Pure, shared by the server (which enforces them) and the islands.
 
-import { STATUS_LABELS, type StatusKey, statusOf } from '../orders/orders';
-import { isFilterDay } from './sales';
+import { STATUS_LABELS, type StatusKey, statusOf } from '@/features/orders/orders';
+import { isFilterDay } from '../sales/sales';
 
 /**
  * Where an order may go from each status: processing → shipped → delivered, or processing → cancelled (with a

@@ -1,11 +1,11 @@
 import { z } from 'astro/zod';
-import { SETTABLE_STATUSES } from '@/features/admin/order-admin';
+import { SETTABLE_STATUSES } from '@/features/admin/orders/order-admin';
 import { orderNumber, STATUS_LABELS, type StatusKey } from '@/features/orders/orders';
 import type { CookieJar } from '@/server/auth/auth.port';
 import type { CallerDeps } from '@/server/caller.server';
 import { json, problem, readJson } from '@/server/http.server';
 import type { PaymentsPort } from '@/server/payments/payments.port';
-import { requireAdminOf } from './admin.server';
+import { requireAdminOf } from '../admin.server';
 import {
   cancelOrder,
   changeOrderStatus,

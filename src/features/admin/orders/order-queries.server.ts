@@ -6,14 +6,14 @@ import {
   type OrderListQuery,
   orderSearch,
   storedSpellings,
-} from '@/features/admin/order-admin';
+} from '@/features/admin/orders/order-admin';
 import { shippingService, shipTo } from '@/features/checkout/order-page.server';
 import { orderNumber, type ShipTo, type StatusKey, statusOf, variantLabel, webLink } from '@/features/orders/orders';
 import { refundCounts, refundedCentsSql } from '@/features/orders/refunds.server';
 import { jsonColumn, type Sql } from '@/server/db/database.server';
 import { MAX_ATTEMPTS } from '@/server/outbox/outbox.server';
 import type { PaymentIntentStatus, PaymentsPort } from '@/server/payments/payments.port';
-import { type Cursor, isoText, type Page, seqOf, toPage } from './paging.server';
+import { type Cursor, isoText, type Page, seqOf, toPage } from '../paging.server';
 
 // What the admin reads of orders: the list, an order's page with its jobs and label, and what the processor says of its
 // payment. Every query runs as service_role through the admin's `run`. What an admin does to an order is

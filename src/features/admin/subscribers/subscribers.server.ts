@@ -1,8 +1,8 @@
 import type { CookieJar } from '@/server/auth/auth.port';
 import type { Sql } from '@/server/db/database.server';
-import { type AdminCaller, type AdminDeps, recordAction, requireAdminOf } from './admin.server';
-import { csvRow, csvStream } from './csv.server';
-import { type Cursor, isoText, type Page, toPage } from './paging.server';
+import { type AdminCaller, type AdminDeps, recordAction, requireAdminOf } from '../admin.server';
+import { csvRow, csvStream } from '../csv.server';
+import { type Cursor, isoText, type Page, toPage } from '../paging.server';
 
 // The newsletter list: counts, pages, and a CSV export. Shoppers subscribe and unsubscribe only themselves
 // (RLS); the admin reads everyone's as service_role.

@@ -10,7 +10,7 @@ import {
   type SettableStatus,
   shippedMailKey,
   transitionProblem,
-} from '@/features/admin/order-admin';
+} from '@/features/admin/orders/order-admin';
 import { formatPrice } from '@/features/catalog/catalog';
 import { orderNumber, STATUS_LABELS, type StatusKey, statusOf } from '@/features/orders/orders';
 import { refundCounts, refundCountsSql, refundedCentsSql } from '@/features/orders/refunds.server';
@@ -20,7 +20,7 @@ import { logger } from '@/server/log.server';
 import { refunds } from '@/server/metrics.server';
 import { queueJob } from '@/server/outbox/jobs.server';
 import { PaymentsError, type PaymentsPort, type Refund } from '@/server/payments/payments.port';
-import { type AdminCaller, recordAction } from './admin.server';
+import { type AdminCaller, recordAction } from '../admin.server';
 import { JOB_COLUMNS, type JobRow, toOrderJob } from './order-queries.server';
 
 const log = logger('admin');

@@ -1,8 +1,8 @@
 import { useState } from 'react';
+import { starCount } from '@/features/catalog/rating';
+import { notify } from '@/features/toasts/toast.store';
 import { api } from '@/lib/api';
-import { starCount } from '../catalog/rating';
-import { notify } from '../toasts/toast.store';
-import { adminTime } from './admin';
+import { adminTime } from '../admin';
 import type { ModerationAnswer, QueueReview, ReviewDecision, ReviewState } from './moderation';
 
 interface Props {

@@ -6,12 +6,12 @@ import {
   type QueueReview,
   type ReviewDecision,
   type ReviewState,
-} from '@/features/admin/moderation';
+} from '@/features/admin/reviews/moderation';
 import type { CookieJar } from '@/server/auth/auth.port';
 import type { Sql } from '@/server/db/database.server';
 import { json, problem, readJson } from '@/server/http.server';
-import { type Admin, type AdminDeps, recordAction, requireAdminOf } from './admin.server';
-import { type Cursor, isoText, type Page, seqOf, toPage } from './paging.server';
+import { type Admin, type AdminDeps, recordAction, requireAdminOf } from '../admin.server';
+import { type Cursor, isoText, type Page, seqOf, toPage } from '../paging.server';
 
 // Review moderation. A review is pending (neither flag), approved (`is_approved`: everyone sees it and it
 // counts in the product's rating) or rejected (`rejected_at`: nobody sees it, its author included). Decisions run as

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { orderNumber, STATUS_LABELS, type StatusKey } from '../orders/orders';
+import { orderNumber, STATUS_LABELS, type StatusKey } from '@/features/orders/orders';
 import {
   containsPattern,
   dollarsToCents,
