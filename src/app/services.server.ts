@@ -1,4 +1,4 @@
-import { keepSalesTotalsIn } from '@/features/admin/sales/sales.server';
+import { keepSalesTotalsIn } from '@/features/admin/sales/rollup.server';
 import { getProducts } from '@/features/catalog/catalog.server';
 import { syncCatalogue } from '@/features/catalog/catalog-sync.server';
 import { labelJob, orderChangeEmailJob, orderEmailJob, shippedEmailJob } from '@/features/checkout/fulfilment.server';

@@ -7,8 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { keepSalesTotalsIn } from '@/features/admin/sales/rollup.server';
 import { SALES_PERIODS, salesPeriod } from '@/features/admin/sales/sales';
-import { keepSalesTotalsIn, type SalesOverview, salesOverview } from '@/features/admin/sales/sales.server';
+import { type SalesOverview, salesOverview } from '@/features/admin/sales/sales.server';
 import type { Sql } from '@/server/db/database.server';
 import { asService, asShopper } from '@/server/db/roles.server';
 import { suiteDatabase, TEST_DATABASE_KIND } from './test-database';

@@ -7,16 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type AdminCaller, adminOf } from '@/features/admin/admin.server';
+import { ORDERS_CSV_HEADER, type OrdersCsvDeps, ordersCsv, ordersCsvRoute } from '@/features/admin/sales/orders-csv.server';
 import { salesPeriod } from '@/features/admin/sales/sales';
-import {
-  ORDERS_CSV_HEADER,
-  type OrdersCsvDeps,
-  ordersCsv,
-  ordersCsvRoute,
-  salesOverview,
-  salesSummary,
-  topSellers,
-} from '@/features/admin/sales/sales.server';
+import { salesOverview, salesSummary, topSellers } from '@/features/admin/sales/sales.server';
 import { orderNumber } from '@/features/orders/orders';
 import type { CookieJar } from '@/server/auth/auth.port';
 import { createBuiltInAuth } from '@/server/auth/builtin.server';

@@ -1,28 +1,12 @@
-import { orderNumber, STATUS_LABELS, statusOf, variantLabel } from '@/features/orders/orders';
-import { refundCountsSql, refundedCentsSql } from '@/features/orders/refunds.server';
-import type { CookieJar } from '@/server/auth/auth.port';
-import { type Database, jsonColumn, type Sql } from '@/server/db/database.server';
-import { serviceStatement } from '@/server/db/roles.server';
-import { problem } from '@/server/http.server';
-import { type AdminCaller, type AdminDeps, recordAction, requireAdminOf } from '../admin.server';
-import { csvRow, csvStream } from '../csv.server';
+import { variantLabel } from '@/features/orders/orders';
+import { refundCountsSql } from '@/features/orders/refunds.server';
+import type { Sql } from '@/server/db/database.server';
+import type { AdminCaller } from '../admin.server';
 import { storedSpellings } from '../orders/order-admin';
-import { type Cursor, isoText, seqOf } from '../paging.server';
-import {
-  addDays,
-  type Day,
-  decimalAmount,
-  type ExportRange,
-  exportRange,
-  type SalesPeriod,
-  type Span,
-  salesPeriod,
-  startOfDay,
-  zonedDay,
-  zonedIso,
-} from './sales';
+import { rolledUpIn } from './rollup.server';
+import { type Day, type SalesPeriod, type Span, salesPeriod, startOfDay } from './sales';
 
-// What sold: the overview's figures for a period and the one before it, and the orders as CSV for the accounts. Every
+// What sold: the overview's figures for a period and the one before it (the orders as CSV are orders-csv.server.ts). Every
 // figure is added up by the database, never by reading every order into the server: whole days from the totals kept
 // per day as orders, refunds and cancellations are written (migration 20261130080000_sales_rollup.sql, which repeats
 // the rules below in SQL; tests/db/sales-rollup.test.ts holds the two to the same numbers), each span's last day (it
@@ -162,25 +146,6 @@ async function placedDayRows(tx: Sql, bounds: string[], timeZone: string): Promi
       group by p.current, p.day`,
     [...bounds, timeZone],
   );
-}
-
-/**
- * Whether the totals kept per day (app_private.sales_days, sales_day_items and sales_day_customers, written with every
- * order, refund and cancellation) are in `timeZone`: they are in the shop's, which the server sets at start. Another
- * zone (a test asking for UTC) is answered from the orders themselves.
- */
-async function rolledUpIn(tx: Sql, timeZone: string): Promise<boolean> {
-  const [row] = await tx.query<{ time_zone: string }>('select time_zone from app_private.sales_zone');
-  return row?.time_zone === timeZone;
-}
-
-/**
- * Puts the day totals in the shop's time zone, rebuilding them from the orders when they are in another (the owner
- * changed SHOP_TIME_ZONE). Run at start, after the migrations; returns whether it rebuilt them.
- */
-export async function keepSalesTotalsIn(db: Database, timeZone: string): Promise<boolean> {
-  const [row] = await serviceStatement<{ rebuilt: boolean }>(db, 'select app_private.sales_use_zone($1) as rebuilt', [timeZone]);
-  return row?.rebuilt ?? false;
 }
 
 /** The first and the last of a span's days. */
@@ -406,171 +371,4 @@ export async function salesSummary(tx: Sql, now: Date, timeZone: string) {
   const period = salesPeriod('7d', now, timeZone);
   const { current, previous } = await salesFigures(tx, period, timeZone);
   return { current, previous, previousLabel: period.previousLabel };
-}
-
-// The orders as CSV --------------------------------------------------------------------------------------------------
-
-/** How many orders the export reads per query: the answer streams, so a long list is never held whole. */
-export const ORDERS_EXPORT_BATCH = 500;
-
-/**
- * The CSV's columns: one row per order, so that every amount is written once and each column adds up to the range's
- * total (one row per item would repeat the order's shipping, tax and refunds on each). The items are in one cell.
- * Amounts are US dollars as plain decimals; `placed_at` is the shop's clock with its offset, `date` the shop's day.
- */
-export const ORDERS_CSV_HEADER = [
-  'order',
-  'order_id',
-  'placed_at',
-  'date',
-  'status',
-  'customer',
-  'email',
-  'account',
-  'items',
-  'units',
-  'subtotal',
-  'shipping',
-  'tax',
-  'total',
-  'refunded',
-  'net',
-] as const;
-
-interface ExportRow {
-  id: string;
-  at: string;
-  status: string;
-  customer_name: string;
-  customer_email: string;
-  guest: boolean;
-  subtotal_cents: number;
-  shipping_cents: number;
-  tax_cents: number;
-  total_cents: number;
-  refunded_cents: number;
-  items:
-    | string
-    | { name: string; sku: string; color: string | null; size: string | null; quantity: number; price_cents: number }[];
-}
-
-/** The instants an export's range of the shop's days covers (null: no bound). */
-function rangeBounds(range: ExportRange, timeZone: string): { start: string | null; end: string | null } {
-  return {
-    start: range.from ? at(startOfDay(range.from, timeZone)) : null,
-    end: range.to ? at(startOfDay(addDays(range.to, 1), timeZone)) : null,
-  };
-}
-
-const RANGE_SQL = `($1::text is null or o.created_at >= $1::text::timestamptz)
-  and ($2::text is null or o.created_at < $2::text::timestamptz)`;
-
-/** How many orders the range holds. */
-export async function countOrdersIn(tx: Sql, range: ExportRange, timeZone: string): Promise<number> {
-  const { start, end } = rangeBounds(range, timeZone);
-  const [row] = await tx.query<{ n: number }>(`select count(*)::int as n from public.orders o where ${RANGE_SQL}`, [start, end]);
-  return row?.n ?? 0;
-}
-
-/** A page of the range's orders, oldest first (as accounts are kept), after `after`. */
-async function exportPage(tx: Sql, range: ExportRange, timeZone: string, limit: number, after: Cursor | undefined) {
-  const { start, end } = rangeBounds(range, timeZone);
-  return tx.query<ExportRow>(
-    `with page as (
-       select o.* from public.orders o
-        where ${RANGE_SQL}
-          and ($3::text is null or (o.created_at, o.seq) > ($3::text::timestamptz, ${seqOf('public.orders', '$4')}))
-        order by o.created_at, o.seq
-        limit $5)
-     select o.id::text as id, ${isoText('o.created_at')} as at, o.status, o.customer_name, o.customer_email,
-            o.user_id is null as guest, o.subtotal_cents, o.shipping_cents, o.tax_cents, o.total_cents,
-            ${refundedCentsSql('o.id')} as refunded_cents,
-            coalesce((select json_agg(json_build_object('name', i.product_name, 'sku', i.product_sku,
-                        'color', i.selected_color, 'size', i.selected_size, 'quantity', i.quantity,
-                        'price_cents', i.price_cents) order by i.id)
-                      from public.order_items i where i.order_id = o.id), '[]'::json) as items
-       from page o
-      order by o.created_at, o.seq`,
-    [start, end, after?.at ?? null, after?.id ?? null, limit],
-  );
-}
-
-/** One order's line of the CSV (written through csvRow, so no cell can start a formula). */
-export function orderCsvLine(row: ExportRow, timeZone: string): string {
-  const items = jsonColumn(row.items);
-  const placed = new Date(row.at);
-  return csvRow([
-    orderNumber(row.id),
-    row.id,
-    zonedIso(placed, timeZone),
-    zonedDay(placed, timeZone),
-    STATUS_LABELS[statusOf(row.status)],
-    row.customer_name,
-    row.customer_email,
-    row.guest ? 'guest' : 'account',
-    items
-      .map((i) => {
-        const variant = variantLabel(i.color, i.size);
-        return `${i.quantity} x ${i.name}${variant ? ` (${variant})` : ''} [${i.sku}] @ ${decimalAmount(i.price_cents)}`;
-      })
-      .join('; '),
-    String(items.reduce((n, i) => n + i.quantity, 0)),
-    decimalAmount(row.subtotal_cents),
-    decimalAmount(row.shipping_cents),
-    decimalAmount(row.tax_cents),
-    decimalAmount(row.total_cents),
-    decimalAmount(row.refunded_cents),
-    decimalAmount(row.total_cents - row.refunded_cents),
-  ]);
-}
-
-/**
- * The range's orders as CSV text, a batch at a time (each batch a short query of its own, so the export holds no
- * transaction open while the client reads slowly). The export is recorded as an admin action before the first byte.
- */
-export async function ordersCsv(
-  me: AdminCaller,
-  range: ExportRange,
-  timeZone: string,
-  batch = ORDERS_EXPORT_BATCH,
-): Promise<ReadableStream<Uint8Array>> {
-  await me.run(async (tx) => {
-    const rows = await countOrdersIn(tx, range, timeZone);
-    await recordAction(tx, me.admin, { action: 'orders.export', target: 'orders', after: { rows, ...range } });
-  });
-  return csvStream<Cursor>(ORDERS_CSV_HEADER, async (after) => {
-    const rows = await me.run((tx) => exportPage(tx, range, timeZone, batch, after));
-    const last = rows.at(-1);
-    return {
-      lines: rows.map((r) => orderCsvLine(r, timeZone)),
-      next: rows.length < batch || !last ? undefined : { at: last.at, id: last.id },
-    };
-  });
-}
-
-/** What the orders export needs of the running server. */
-export interface OrdersCsvDeps extends AdminDeps {
-  timeZone: string;
-}
-
-/**
- * GET /api/admin/orders.csv[?period=…|?from=…&to=…]: the orders as a CSV download. 404 for a caller who is no admin;
- * 400 with the reason for a range it cannot read. (A request another site's page made never gets here: the middleware
- * refuses every /api/admin request that says it came from another site.)
- */
-export async function ordersCsvRoute(deps: OrdersCsvDeps, jar: CookieJar, request: Request, now = new Date()): Promise<Response> {
-  const me = await requireAdminOf(deps, jar);
-  if (me instanceof Response) return me;
-  const asked = exportRange(new URL(request.url).searchParams, now, deps.timeZone);
-  if (!asked.ok) return problem(400, 'invalid_request', asked.message);
-  const { from, to } = asked.range;
-  const name = from || to ? `${from ?? 'start'}-to-${to ?? zonedDay(now, deps.timeZone)}` : zonedDay(now, deps.timeZone);
-  const headers = {
-    'content-type': 'text/csv; charset=utf-8',
-    'content-disposition': `attachment; filename="aurelia-orders-${name}.csv"`,
-    'cache-control': 'private, no-store',
-  };
-  // HEAD (answered by this GET) asks what a download would be: it exports nothing, so it records nothing.
-  if (request.method === 'HEAD') return new Response(null, { headers });
-  return new Response(await ordersCsv(me, asked.range, deps.timeZone), { headers });
 }

@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 import { adminDeps } from '@/app/admin-request.server';
 import { getServices } from '@/app/services.server';
-import { ordersCsvRoute } from '@/features/admin/sales/sales.server';
+import { ordersCsvRoute } from '@/features/admin/sales/orders-csv.server';
 import { cookieJar } from '@/server/http.server';
 
 export const prerender = false;
