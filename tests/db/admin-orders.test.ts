@@ -19,9 +19,10 @@ import {
 } from '@/features/admin/orders/order-routes.server';
 import { MAX_SLIPS } from '@/features/admin/orders/packing-slips.server';
 import { labelJob, orderChangeEmailJob } from '@/features/checkout/fulfilment.server';
-import { recordOrder, startCheckout } from '@/features/checkout/order.server';
+import { recordOrder } from '@/features/checkout/order.server';
 import { handlePaymentEvent } from '@/features/checkout/payment-events.server';
 import { quoteRates } from '@/features/checkout/rates.server';
+import { startCheckout } from '@/features/checkout/start-checkout.server';
 import { orderNumber } from '@/features/orders/orders';
 import { listOrders } from '@/features/orders/orders.server';
 import { submitReview } from '@/features/reviews/reviews.server';

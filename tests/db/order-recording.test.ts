@@ -7,10 +7,11 @@
 import { describe, expect, it } from 'vitest';
 import { checkoutPrefill } from '@/features/checkout/checkout-prefill.server';
 import { createShipment, labelJob, orderEmailJob } from '@/features/checkout/fulfilment.server';
-import { CHECKOUT_PROBLEMS, recordOrder, startCheckout } from '@/features/checkout/order.server';
+import { CHECKOUT_PROBLEMS, recordOrder } from '@/features/checkout/order.server';
 import { orderByToken, orderOfShopper } from '@/features/checkout/order-page.server';
 import { handlePaymentEvent, reconcilePayments } from '@/features/checkout/payment-events.server';
 import { quoteRates } from '@/features/checkout/rates.server';
+import { startCheckout } from '@/features/checkout/start-checkout.server';
 import { orderNumber } from '@/features/orders/orders';
 import { asShopper, type ShopperClaims } from '@/server/db/roles.server';
 import { captureLogs } from '@/server/log.server';

@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 import { shopper } from '@/app/shopper.server';
 import { getCatalogueIndex } from '@/features/catalog/catalog.server';
-import { paymentIntentBody, startCheckout } from '@/features/checkout/order.server';
+import { paymentIntentBody, startCheckout } from '@/features/checkout/start-checkout.server';
 import { clientAddress, json, problem, readJson, tooManyRequests } from '@/server/http.server';
 import { hit } from '@/server/ratelimit.server';
 
