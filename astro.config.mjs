@@ -102,7 +102,7 @@ const precompressed = {
 const PRIVATE_PAGES = ['/wishlist', '/orders', '/admin'];
 
 /**
- * Where a publish builds (src/features/editor/publish.server.ts): its own output and cache directories, so the build a
+ * Where a publish builds (src/features/editor/publish-build.server.ts): its own output and cache directories, so the build a
  * running shop serves (dist/) and a developer's build are never written to. Unset: Astro's defaults.
  */
 const publishBuild = {

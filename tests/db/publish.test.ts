@@ -7,19 +7,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  type Build,
-  buildFailure,
-  buildShop,
-  type CatalogueSnapshot,
   catalogueHealth,
-  catalogueSnapshot,
-  PublishError,
   type PublishWorker,
   publishState,
   requestPublish,
   type ServedBuild,
   startPublisher,
 } from '@/features/editor/publish.server';
+import {
+  type Build,
+  buildFailure,
+  buildShop,
+  type CatalogueSnapshot,
+  catalogueSnapshot,
+  PublishError,
+} from '@/features/editor/publish-build.server';
 import { captureLogs } from '@/server/log.server';
 import { suiteDatabase, TEST_DATABASE_KIND } from './test-database';
 

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seedFiles } from '@/features/editor/catalogue-files.server';
-import { buildShop, type CatalogueSnapshot, PublishError } from '@/features/editor/publish.server';
+import { buildShop, type CatalogueSnapshot, PublishError } from '@/features/editor/publish-build.server';
 
 const root = process.cwd();
 mkdirSync(join(root, '.builds'), { recursive: true });
