@@ -43,7 +43,7 @@ export default function SiteNav({ pathname }: Props) {
     };
   }, [open]);
 
-  // Every link is in the page; My Orders and Wishlist show while <html data-signed-in> (global.css). That mark is set
+  // Every link is in the page; My Orders and Wishlist show while <html data-signed-in> (src/styles/header.css). That mark is set
   // before the first paint when this browser's shopper was signed in (signed-in-hint.inline.mjs), so the links are
   // there from the start rather than pushing the header about once the server answers.
   const list = (

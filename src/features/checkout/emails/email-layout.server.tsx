@@ -14,7 +14,7 @@ import { Text } from '@react-email/text';
 import type { CSSProperties, ReactNode } from 'react';
 import { CONTACT } from '@/lib/contact';
 
-// The shop's look (src/styles/global.css) in what mail clients understand: inline styles, tables, web-safe fonts.
+// The shop's look (src/styles/) in what mail clients understand: inline styles, tables, web-safe fonts.
 // Gmail and Outlook drop <style> blocks and custom properties, so every colour is written out here once.
 export const COLORS = {
   bg: '#fbf7f2',
