@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { orderOfShopper } from '@/features/checkout/order-page.server';
+import { orderOfShopper } from '@/features/orders/order-page.server';
 import { listOrders, withRefunds } from '@/features/orders/orders.server';
 import type { Sql } from '@/server/db/database.server';
 import { asShopper, type ShopperClaims } from '@/server/db/roles.server';

@@ -3,7 +3,7 @@
  * change what is charged or stored, and fields such as user_id, status, is_approved or total are ignored.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orderByToken } from '@/features/checkout/order-page.server';
+import { orderByToken } from '@/features/orders/order-page.server';
 import { asService } from '@/server/db/roles.server';
 import {
   ADDRESS,

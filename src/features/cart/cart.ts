@@ -1,6 +1,7 @@
 // What a cart is and its arithmetic, in plain TypeScript for the islands and the server. Every page loads this module
 // (the header's badge counts the cart), so it stays small: everything else (editing, pricing, merging and
 // checking lines) is in cart.rules.ts.
+import { MAX_QUANTITY } from '@/lib/order-line';
 
 /** A line in the cart: which product, which variant, how many. Prices are never trusted from here. */
 export interface CartLine {
@@ -47,8 +48,8 @@ export interface CartProduct extends CartRulesProduct {
 /** Quantities the product page offers (product spec). */
 export const QUANTITY_CHOICES = [1, 2, 3, 4, 5] as const;
 
-/** The most of one line a cart holds: the product page's largest quantity, so a line never outgrows what it offers. */
-export const MAX_QUANTITY = 5;
+/** The most of one line a cart holds (kept in lib, where the catalogue's schema reads it too). */
+export { MAX_QUANTITY };
 
 /** What the shopper is told when a line would grow past MAX_QUANTITY. */
 export const MAX_QUANTITY_MESSAGE = `You can have up to ${MAX_QUANTITY} of each item in your cart.`;

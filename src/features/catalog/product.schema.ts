@@ -1,6 +1,6 @@
 import { z } from 'astro/zod';
+import { MAX_QUANTITY } from '@/lib/order-line';
 import { MAX_CHARGE_CENTS, MAX_PARCEL_LB, maxUnitPriceCents } from '@/lib/pricing';
-import { MAX_QUANTITY } from '../cart/cart';
 import { formatPrice } from './catalog';
 import { MAIN_CATEGORIES, SIZES } from './categories';
 

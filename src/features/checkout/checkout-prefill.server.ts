@@ -1,8 +1,8 @@
 import { isUsStateCode } from '@/lib/us-states';
 import type { AccountUser } from '@/server/auth/auth.port';
 import type { Sql } from '@/server/db/database.server';
+import { shipTo } from '../orders/order-page.server';
 import type { CheckoutPrefill } from './checkout';
-import { shipTo } from './order-page.server';
 
 /**
  * What the address stage starts from for a signed-in shopper: their name and e-mail from the account, and where their

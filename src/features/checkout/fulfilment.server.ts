@@ -4,12 +4,12 @@ import { logger } from '@/server/log.server';
 import type { MailPort } from '@/server/mail/mail.port';
 import { labelsBought, labelsFailed } from '@/server/metrics.server';
 import { type Address, type ShippingPort, shopParcel, WAREHOUSE } from '@/server/shipping/shipping.port';
+import { shipTo } from '../orders/order-page.server';
 import { orderNumber, webLink } from '../orders/orders';
 import { refundCountsSql, refundedCentsSql } from '../orders/refunds.server';
 import type { CheckoutRate } from './checkout';
 import type { OrderEmailData } from './emails/order-emails.server';
 import type { OrderChange } from './emails/refund-email.server';
-import { shipTo } from './order-page.server';
 
 const log = logger('shipping');
 

@@ -7,7 +7,7 @@ import {
   orderSearch,
   storedSpellings,
 } from '@/features/admin/orders/order-admin';
-import { shippingService, shipTo } from '@/features/checkout/order-page.server';
+import { shippingService, shipTo } from '@/features/orders/order-page.server';
 import { orderNumber, type ShipTo, type StatusKey, statusOf, variantLabel, webLink } from '@/features/orders/orders';
 import { refundCounts, refundedCentsSql } from '@/features/orders/refunds.server';
 import { jsonColumn, type Sql } from '@/server/db/database.server';

@@ -1,5 +1,5 @@
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
-import { shippingService, shipTo } from '@/features/checkout/order-page.server';
+import { shippingService, shipTo } from '@/features/orders/order-page.server';
 import { orderNumber, type ShipTo, shipToLines, variantLabel } from '@/features/orders/orders';
 import { CONTACT } from '@/lib/contact';
 import { jsonColumn, type Sql } from '@/server/db/database.server';

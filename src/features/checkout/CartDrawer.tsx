@@ -1,18 +1,18 @@
 import { useStore } from '@nanostores/react';
 import { lazy, type MouseEvent, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { estimatedShippingCents, orderTotals, parcelWeightLb } from '@/lib/pricing';
+import { type CartLine, type CartProduct, MAX_QUANTITY, onlyLeft } from '../cart/cart';
+import { CART_MESSAGES, setQuantity, subtotal, withoutUnsold } from '../cart/cart.rules';
+import { $cart } from '../cart/cart.store';
 import { formatPrice } from '../catalog/catalog';
-import type { CheckoutStage } from '../checkout/Checkout';
-import { $placedOrder, PLACED_MESSAGES } from '../checkout/placed-order.store';
 import { availableFor, withinStock } from '../stock/stock';
 import { $stock, loadStock } from '../stock/stock.store';
 import { notify } from '../toasts/toast.store';
-import { type CartLine, type CartProduct, MAX_QUANTITY, onlyLeft } from './cart';
-import { CART_MESSAGES, setQuantity, subtotal, withoutUnsold } from './cart.rules';
-import { $cart } from './cart.store';
+import type { CheckoutStage } from './Checkout';
+import { $placedOrder, PLACED_MESSAGES } from './placed-order.store';
 
 // The checkout's code loads when the shopper presses Checkout: pages that never check out never download it.
-const Checkout = lazy(() => import('../checkout/Checkout'));
+const Checkout = lazy(() => import('./Checkout'));
 
 type Stage = 'cart' | CheckoutStage;
 /** Where the back arrow leads from each stage (product spec: payment → address → cart). */

@@ -2,10 +2,10 @@ import { useStore } from '@nanostores/react';
 import { type ComponentType, useEffect, useRef, useState } from 'react';
 import { useEarlyTaps } from '@/lib/early-taps';
 import { $user } from '../auth/auth.store';
+import { type CartLine, type CartProduct, itemCount } from '../cart/cart';
+import { $cart, $cartOwner } from '../cart/cart.store';
 import type { CartDrawerProps } from './CartDrawer';
-import { type CartLine, type CartProduct, itemCount } from './cart';
-import { $cart, $cartOwner } from './cart.store';
-import './cart.css';
+import './cart-drawer.css';
 
 interface Props {
   /** The catalogue's names, prices and pictures for the drawer (rendered into the page, not shipped as script). */
@@ -13,7 +13,7 @@ interface Props {
 }
 
 const EMPTY: CartLine[] = [];
-const lazy = () => import('./cart.lazy');
+const lazy = () => import('./drawer.lazy');
 
 /** The header's cart button with the item count. It opens the cart drawer, which is loaded on first use. */
 export default function CartBadge({ products }: Props) {

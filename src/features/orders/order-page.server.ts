@@ -1,8 +1,8 @@
 import { tokenHash } from '@/server/auth/tokens.server';
 import { type Database, jsonColumn, type Sql } from '@/server/db/database.server';
 import { asService } from '@/server/db/roles.server';
-import { type ShipTo, variantLabel, webLink } from '../orders/orders';
-import { refundedCentsSql } from '../orders/refunds.server';
+import { type ShipTo, variantLabel, webLink } from './orders';
+import { refundedCentsSql } from './refunds.server';
 
 /** An order as its own page shows it to whoever holds the link from the confirmation e-mail. */
 export interface OrderPage {
