@@ -3,6 +3,19 @@
  * composition root (src/app), pages, layouts, components and the middleware know everything. Islands never reach
  * server-only code, not even through a shared module.
  *
+ * Features know each other as Medusa's modules do: little, and one way.
+ * - A feature reaches another only through a module that one declares public: a `// @public: …` line at its top.
+ *   A declared module rather than an index.ts barrel, because a barrel would load every module it re-exports: an
+ *   island importing one store would ship the others' stores, zod and CSS too (these pages are on a JS budget), and
+ *   run their top-level code. The mark is package.json `exports` at module size, and a module marked but used by no
+ *   other feature loses it, so each feature's public surface stays what others actually use.
+ * - The graph of features has no cycle, types included, and the foundations sit at the bottom: catalog and toasts
+ *   import no feature, auth only toasts.
+ * - What spans features lives in the feature that owns the flow, with the others not importing back: checkout owns
+ *   turning a cart into an order (the header's cart button and drawer, which hosts the checkout steps, are in
+ *   checkout; cart knows nothing of checkout), and orders owns showing an order (order-page.server.ts, read by the
+ *   shopper's order page, the e-mails and the admin).
+ *
  * The graph is read from the source files' import specifiers (static, dynamic and re-exports); tests are left out:
  * a test may reach across layers to check them.
  */
@@ -73,6 +86,32 @@ const FRAME = /^src\/(layouts|components)\//;
 
 const isServerOnly = (file: string) => /\.server\.(ts|tsx)$/.test(file);
 const isIsland = (file: string) => file.endsWith('.tsx') && !isServerOnly(file);
+
+/** The feature a file is in (src/features/<name>/…), or null. */
+const featureOf = (file: string): string | null => /^src\/features\/([^/]+)\//.exec(file)?.[1] ?? null;
+
+/** A module another feature may import: it says so in its first lines. */
+const PUBLIC_MARK = /^\/\/ @public:/m;
+const isPublic = (file: string) => PUBLIC_MARK.test((texts.get(file) ?? '').split('\n').slice(0, 3).join('\n'));
+
+/** Which features each feature imports (types included: a type is knowledge of the other feature too). */
+function featureGraph(): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const [file, targets] of imports) {
+    const from = featureOf(file);
+    if (!from) continue;
+    const edges = graph.get(from) ?? new Set<string>();
+    graph.set(from, edges);
+    for (const target of targets) {
+      const to = featureOf(target);
+      if (to && to !== from) edges.add(to);
+    }
+  }
+  return graph;
+}
+
+/** The features everything stands on, and the only features each of them may import. */
+const FOUNDATIONS: Record<string, readonly string[]> = { catalog: [], toasts: [], auth: ['toasts'] };
 
 describe('the import rule', () => {
   it('reads the graph it checks', () => {
@@ -146,5 +185,50 @@ describe('the import rule', () => {
     };
     for (const file of files) if (!index.has(file)) visit(file);
     expect(cycles).toEqual([]);
+  });
+
+  it('lets a feature reach another only through a module that one declares public', () => {
+    const deep: string[] = [];
+    for (const [file, targets] of imports) {
+      const from = featureOf(file);
+      if (!from) continue;
+      for (const target of targets) {
+        const to = featureOf(target);
+        if (to && to !== from && !isPublic(target)) deep.push(`${file} → ${target}`);
+      }
+    }
+    expect(deep).toEqual([]);
+  });
+
+  it('keeps each public surface to what other features use', () => {
+    // Used by another feature, that is: pages and the composition root import whatever they need and declare nothing.
+    const used = new Set(
+      [...imports].flatMap(([file, targets]) => {
+        const from = featureOf(file);
+        return from ? targets.filter((target) => (featureOf(target) ?? from) !== from) : [];
+      }),
+    );
+    const unused = files.filter((file) => featureOf(file) && isPublic(file) && !used.has(file));
+    expect(unused).toEqual([]);
+  });
+
+  it('has no cycle between features, and the foundations sit at the bottom', () => {
+    const graph = featureGraph();
+    const cycles: string[] = [];
+    // Depth-first from every feature; a feature met again on the current path closes a cycle.
+    const walk = (path: string[]) => {
+      const last = path[path.length - 1] ?? '';
+      for (const next of graph.get(last) ?? []) {
+        if (path.includes(next)) cycles.push([...path.slice(path.indexOf(next)), next].join(' → '));
+        else walk([...path, next]);
+      }
+    };
+    for (const feature of graph.keys()) walk([feature]);
+    expect([...new Set(cycles)]).toEqual([]);
+    for (const [feature, allowed] of Object.entries(FOUNDATIONS))
+      expect(
+        [...(graph.get(feature) ?? [])].filter((to) => !allowed.includes(to)),
+        feature,
+      ).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+// @public: other features may import this module (the rule is in tests/unit/import-rules.test.ts).
 import type { SessionUser } from '@/features/auth/auth';
 import { publicUser } from '@/features/auth/auth.server';
 import type { AccountUser, AuthPort, CookieJar } from '@/server/auth/auth.port';

@@ -1,3 +1,4 @@
+// @public: other features may import this module (the rule is in tests/unit/import-rules.test.ts).
 import { dateFormat } from '@/lib/dates';
 import { formatPrice } from '../catalog/catalog';
 import { STATUS_LABELS, statusOf } from '../orders/orders';

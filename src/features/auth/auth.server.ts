@@ -1,3 +1,4 @@
+// @public: other features may import this module (the rule is in tests/unit/import-rules.test.ts).
 import type { AccountUser } from '@/server/auth/auth.port';
 import type { SessionUser } from './auth';
 

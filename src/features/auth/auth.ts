@@ -1,3 +1,4 @@
+// @public: other features may import this module (the rule is in tests/unit/import-rules.test.ts).
 // Who is signed in, as the browser and the server both describe them. No store and no browser code here, so the
 // server and every island can import it.
 

@@ -1,3 +1,4 @@
+// @public: other features may import this module (the rule is in tests/unit/import-rules.test.ts).
 import { api } from '@/lib/api';
 import type { SessionUser, UserAnswer } from './auth';
 import { $authModal, $user } from './auth.store';

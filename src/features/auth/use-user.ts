@@ -1,3 +1,4 @@
+// @public: other features may import this module (the rule is in tests/unit/import-rules.test.ts).
 import { useStore } from '@nanostores/react';
 import type { SessionUser } from './auth';
 import { $user } from './auth.store';

@@ -1,3 +1,4 @@
+// @public: other features may import this module (the rule is in tests/unit/import-rules.test.ts).
 // The cart's rules beyond the core in cart.ts: editing, pricing and merging lines, and the catalogue's checks on them,
 // shared by the islands and the server (which refuses a cart that breaks them). Plain TypeScript, no zod: islands
 // import it. Pages load it only when the cart drawer opens or a shopper signs in, so it costs nothing up front.

@@ -1,3 +1,4 @@
+// @public: other features may import this module (the rule is in tests/unit/import-rules.test.ts).
 import { z } from 'astro/zod';
 import type { Product } from '@/features/catalog/catalog.server';
 import { productHref } from '@/features/catalog/catalog.server';

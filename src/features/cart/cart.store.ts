@@ -1,3 +1,4 @@
+// @public: other features may import this module (the rule is in tests/unit/import-rules.test.ts).
 import { persistentAtom } from '@nanostores/persistent';
 import { $user } from '../auth/auth.store';
 import { notify } from '../toasts/toast.store';

@@ -1,3 +1,4 @@
+// @public: other features may import this module (the rule is in tests/unit/import-rules.test.ts).
 // What a cart is and its arithmetic, in plain TypeScript for the islands and the server. Every page loads this module
 // (the header's badge counts the cart), so it stays small: everything else (editing, pricing, merging and
 // checking lines) is in cart.rules.ts.

@@ -1,3 +1,4 @@
+// @public: other features may import this module (the rule is in tests/unit/import-rules.test.ts).
 import { type CollectionEntry, getCollection } from 'astro:content';
 import { type CatalogueIndex, catalogueIndex, type ProductCard } from './catalog';
 

@@ -1,3 +1,4 @@
+// @public: other features may import this module (the rule is in tests/unit/import-rules.test.ts).
 import type { MainCategory } from './categories';
 
 /** What the grid, cards and islands need of a product: serialisable, no astro:assets types. */

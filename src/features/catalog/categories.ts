@@ -1,3 +1,4 @@
+// @public: other features may import this module (the rule is in tests/unit/import-rules.test.ts).
 // Catalogue constants the islands need. Kept apart from the zod schema so no island bundles zod.
 
 /** The main categories, in the order the home page's chips show them (product spec). */

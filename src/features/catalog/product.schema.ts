@@ -1,3 +1,4 @@
+// @public: other features may import this module (the rule is in tests/unit/import-rules.test.ts).
 import { z } from 'astro/zod';
 import { MAX_QUANTITY } from '@/lib/order-line';
 import { MAX_CHARGE_CENTS, MAX_PARCEL_LB, maxUnitPriceCents } from '@/lib/pricing';

@@ -1,3 +1,4 @@
+// @public: other features may import this module (the rule is in tests/unit/import-rules.test.ts).
 // Rating arithmetic, free of other catalogue code so an island can import it alone (re-exported by catalog.ts).
 
 /** The mean rating, or null when there are no reviews. */

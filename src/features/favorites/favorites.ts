@@ -1,3 +1,4 @@
+// @public: other features may import this module (the rule is in tests/unit/import-rules.test.ts).
 // Favorites rules and messages shared by the islands and the server (no zod here: islands must stay small).
 // Only what the cards and product pages show lives here: the bundler ships a module whole to every page that uses any
 // of it, and those pages are on a JavaScript budget. The wishlist page's own messages are in wishlist.ts.

@@ -1,3 +1,4 @@
+// @public: other features may import this module (the rule is in tests/unit/import-rules.test.ts).
 // Likes rules shared by the islands and the server (no zod here: islands must stay small).
 
 /** Product spec: liking and unliking need an account. */

@@ -1,3 +1,4 @@
+// @public: other features may import this module (the rule is in tests/unit/import-rules.test.ts).
 import { tokenHash } from '@/server/auth/tokens.server';
 import { type Database, jsonColumn, type Sql } from '@/server/db/database.server';
 import { asService } from '@/server/db/roles.server';

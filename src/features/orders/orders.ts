@@ -1,3 +1,4 @@
+// @public: other features may import this module (the rule is in tests/unit/import-rules.test.ts).
 // Order history rules shared by the /orders island and the server: the order number, the status mapping, the filters
 // and sorting and what a reorder puts in the cart, as the product spec has them.
 

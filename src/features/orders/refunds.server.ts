@@ -1,3 +1,4 @@
+// @public: other features may import this module (the rule is in tests/unit/import-rules.test.ts).
 import type { RefundStatus } from '@/server/payments/payments.port';
 
 // One rule for what was given back, used by every total of refunds (the shopper's pages and e-mails, the admin): a

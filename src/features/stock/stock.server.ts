@@ -1,3 +1,4 @@
+// @public: other features may import this module (the rule is in tests/unit/import-rules.test.ts).
 import { createHash } from 'node:crypto';
 import type { CatalogueIndex } from '@/features/catalog/catalog';
 import { type Database, jsonColumn, type Sql } from '@/server/db/database.server';

@@ -1,3 +1,4 @@
+// @public: other features may import this module (the rule is in tests/unit/import-rules.test.ts).
 import { atom, onMount } from 'nanostores';
 import { api } from '@/lib/api';
 import type { StockAnswer } from './stock';

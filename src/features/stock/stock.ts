@@ -1,3 +1,4 @@
+// @public: other features may import this module (the rule is in tests/unit/import-rules.test.ts).
 // Stock as shoppers meet it: how many of an item can still be bought, and what the cart, the product page and the
 // checkout say about it. Plain TypeScript shared by the islands and the server; the pages load it only with the cart
 // drawer (the product page and the grid read the store, stock.store.ts, and say OUT_OF_STOCK).

@@ -1,3 +1,4 @@
+// @public: other features may import this module (the rule is in tests/unit/import-rules.test.ts).
 // A toast for the next page this tab loads: what a page says just before it reloads (the order just placed) must still
 // be seen after. Loaded only by the checkout and, when one is waiting, by the toaster: no weight on other pages.
 
