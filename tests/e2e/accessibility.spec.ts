@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { allHydrated, expect, hydrated, openAccountDialog, test } from './fixtures';
+import { expect, test } from './fixtures';
+import { allHydrated, hydrated, openAccountDialog } from './journeys';
 
 // /orders sends guests home; its signed-in history is checked in orders.spec.ts.
 

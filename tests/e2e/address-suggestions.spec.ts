@@ -1,7 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, type Page, type Request } from '@playwright/test';
 import { type FakeGeoapify, startFakeGeoapify } from '../mocks/geoapify';
-import { addFromProductPage, expect, openCart, type SecondShop, startSecondShop, testOn } from './fixtures';
+import { expect } from './fixtures';
+import { addFromProductPage, openCart } from './journeys';
+import { type SecondShop, startSecondShop, testOn } from './second-shop';
 
 // Address suggestions in the checkout's street field, end to end in Chromium. With Geoapify configured: a second
 // built shop of its own, with a key and GEOAPIFY_API_BASE pointing its adapter at tests/mocks/geoapify.ts, a local

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, hydrated, openReviews, test } from './fixtures';
+import { expect, test } from './fixtures';
+import { hydrated, openReviews } from './journeys';
 
 // The admin's reviews, messages and subscribers, through the built server. Tests run side by side on one database, so
 // each acts only on rows it made itself: reviews are approved on product 1 only (no other journey counts its reviews)

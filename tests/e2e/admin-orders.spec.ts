@@ -2,7 +2,8 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from '@playwright/test';
 import { orderNumber } from '@/features/orders/orders';
 import type { E2EAdmin } from './admin-accounts';
-import { allHydrated, buy, expect, hydrated, message, openSignedIn, signedInAdmin, test, waitForMail } from './fixtures';
+import { expect, test } from './fixtures';
+import { allHydrated, buy, hydrated, message, openSignedIn, signedInAdmin, waitForMail } from './journeys';
 
 // The shop owner's orders, through the built server on the embedded defaults: a shopper buys through the
 // checkout's own endpoints, an admin in a browser of their own finds the order and changes it, and the shopper's

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
 import { orderNumber } from '@/features/orders/orders';
-import { buy, expect, newShopper, test } from './fixtures';
+import { expect, test } from './fixtures';
+import { buy, newShopper } from './journeys';
 
 // What sold, as the owner sees it through the built server: a guest buys scrubs in a colour and size, the owner opens
 // the overview's sales card, reads the week's figures, the chart and the best sellers, and downloads the week's orders

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { allHydrated, expect, test } from './fixtures';
+import { expect, test } from './fixtures';
+import { allHydrated } from './journeys';
 
 const ADMIN_PAGES = [
   '/admin',

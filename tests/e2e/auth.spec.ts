@@ -1,15 +1,6 @@
 import { readDevMailbox } from '@/server/mail/dev-mailbox.server';
-import {
-  expect,
-  holdScripts,
-  hydrated,
-  logIn,
-  newShopper,
-  openAccountDialog,
-  signUpAndVerify,
-  test,
-  waitForMail,
-} from './fixtures';
+import { expect, test } from './fixtures';
+import { holdScripts, hydrated, logIn, newShopper, openAccountDialog, signUpAndVerify, waitForMail } from './journeys';
 
 const mailbox = `http://127.0.0.1:${process.env.E2E_MAILBOX_PORT}`;
 

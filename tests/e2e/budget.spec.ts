@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
-import { allHydrated, expect, test } from './fixtures';
+import { expect, test } from './fixtures';
+import { allHydrated } from './journeys';
 
 // The JavaScript budget (issue: at most 80 KB gzip on / and /product/*), counted in bytes, not timed.
 const BUDGET_BYTES = 80 * 1024;

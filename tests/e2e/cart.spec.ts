@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import { addFromProductPage, cartButton, expect, hydrated, logIn, openCart, test } from './fixtures';
+import { expect, test } from './fixtures';
+import { addFromProductPage, cartButton, hydrated, logIn, openCart } from './journeys';
 
 /** What the drawer lists: name, variant and quantity of each line, in order. */
 async function drawerLines(page: Page) {

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { editorEmail } from './admin-accounts';
-import { allHydrated, expect, hydrated, signedInShopper, test } from './fixtures';
+import { expect, test } from './fixtures';
+import { allHydrated, hydrated, signedInShopper } from './journeys';
 
 // An editor changes the catalogue on the running shop. Saves are drafts until a publish, so nothing here changes a
 // shopper's page; the spec never presses Publish (other specs share this server), and its last save (an undo) leaves

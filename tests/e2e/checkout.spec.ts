@@ -1,17 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { readDevMailbox } from '@/server/mail/dev-mailbox.server';
-import {
-  addFromProductPage,
-  apiCheckout,
-  checkoutTo,
-  expect,
-  newShopper,
-  openCart,
-  openSignedIn,
-  payWithTestCard,
-  test,
-} from './fixtures';
+import { expect, test } from './fixtures';
+import { addFromProductPage, apiCheckout, checkoutTo, newShopper, openCart, openSignedIn, payWithTestCard } from './journeys';
 
 // Checkout on the embedded defaults: the rate table ships, the test processor takes TEST MODE cards, the dev mailbox
 // receives the e-mails. Every amount the page shows is checked against the spec's rules.

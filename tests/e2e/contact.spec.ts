@@ -1,4 +1,5 @@
-import { expect, hydrated, test } from './fixtures';
+import { expect, test } from './fixtures';
+import { hydrated } from './journeys';
 
 test.describe('contact', () => {
   test('a shopper sending too fast is told to wait, in the server’s words, and can send once it lets them', async ({ page }) => {

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { orderNumber } from '@/features/orders/orders';
-import { buy, cartButton, expect, hydrated, message, test } from './fixtures';
+import { expect, test } from './fixtures';
+import { buy, cartButton, hydrated, message } from './journeys';
 
 // A shopper on a slow network taps a button the page already shows, before the code behind it has arrived. The tap
 // must not be lost: the page holds it and the island acts on it, once, as soon as it is live.

@@ -2,7 +2,8 @@ import { readdirSync } from 'node:fs';
 import http from 'node:http';
 import { readDevMailbox } from '@/server/mail/dev-mailbox.server';
 import { PICTURE_POLICY } from '../../scripts/csp.mjs';
-import { expect, newShopper, test } from './fixtures';
+import { expect, test } from './fixtures';
+import { newShopper } from './journeys';
 
 // Attacks at the HTTP edge, sent as an attacker would: raw requests with headers a browser would never let a page set.
 

@@ -1,4 +1,5 @@
-import { expect, hydrated, test } from './fixtures';
+import { expect, test } from './fixtures';
+import { hydrated } from './journeys';
 
 test.describe('home page', () => {
   test('shows the promo claims, the grid and the trust blurbs', async ({ page }) => {

@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
-import { buy, expect, openSignedIn, test } from './fixtures';
+import { expect, test } from './fixtures';
+import { buy, openSignedIn } from './journeys';
 
 // Cumulative Layout Shift of a signed-in shopper's pages, as Lighthouse measures it (every layout-shift entry without
 // recent input, summed), on a phone and a desktop, with the CPU slowed 4× as Lighthouse's mobile run does, so that

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { allHydrated, expect, hydrated, openCart, test } from './fixtures';
+import { expect, test } from './fixtures';
+import { allHydrated, hydrated, openCart } from './journeys';
 
 /** Smallest tap target the shop gives a control (the menu button's size, WCAG 2.5.5's 44 × 44 CSS px). */
 const TAP = 44;

@@ -1,4 +1,5 @@
-import { card, expect, failOnce, hydrated, message, openSignedIn, signOutInAnotherTab, test } from './fixtures';
+import { expect, test } from './fixtures';
+import { card, failOnce, hydrated, message, openSignedIn, signOutInAnotherTab } from './journeys';
 
 test.describe('likes', () => {
   test('guests are asked to log in, and the API refuses them', async ({ page, baseURL }) => {

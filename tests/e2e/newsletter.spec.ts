@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
-import { expect, failOnce, hydrated, message, openSignedIn, test } from './fixtures';
+import { expect, test } from './fixtures';
+import { failOnce, hydrated, message, openSignedIn } from './journeys';
 
 /** The footer's form, once its island has hydrated and asked whether the shopper is subscribed. */
 async function newsletterForm(page: Page) {

@@ -1,18 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { type Order, orderNumber } from '@/features/orders/orders';
-import {
-  buy,
-  consoleErrors,
-  expect,
-  failOnce,
-  hydrated,
-  message,
-  openSignedIn,
-  signedInAdmin,
-  signedInShopper,
-  test,
-} from './fixtures';
+import { expect, test } from './fixtures';
+import { buy, consoleErrors, failOnce, hydrated, message, openSignedIn, signedInAdmin, signedInShopper } from './journeys';
 
 // The history shows orders the shopper really bought: each test buys first, through the checkout's own endpoints
 // (`buy` in tests/e2e/fixtures.ts), on the embedded defaults. Orders are 'processing' until the shop changes them; how other

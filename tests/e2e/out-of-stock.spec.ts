@@ -3,7 +3,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { readDevMailbox } from '@/server/mail/dev-mailbox.server';
-import { card, expect, hydrated, newShopper, openCart, openSignedIn, type SecondShop, startSecondShop, testOn } from './fixtures';
+import { expect } from './fixtures';
+import { card, hydrated, newShopper, openCart, openSignedIn } from './journeys';
+import { type SecondShop, startSecondShop, testOn } from './second-shop';
 
 // A product marked `inStock: false`, end to end in Chromium. No real product is out of stock, and the real catalogue
 // must not change for a test: a copy of the project, with the Turmeric Face Soap (id 8) marked out of stock, is built

@@ -1,4 +1,5 @@
-import { expect, hydrated, test } from './fixtures';
+import { expect, test } from './fixtures';
+import { hydrated } from './journeys';
 
 test.describe('product page', () => {
   test('shows everything a shopper needs to decide', async ({ page }) => {

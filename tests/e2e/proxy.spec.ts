@@ -12,7 +12,8 @@ import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SERVER_NODE_FLAGS } from '../../scripts/server-flags.mjs';
-import { expect, freePorts, test } from './fixtures';
+import { expect, test } from './fixtures';
+import { freePorts } from './second-shop';
 
 /** Whether `program` is an executable on the PATH, as spawn would find it. */
 function onPath(program: string): boolean {

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { adminEmail } from './admin-accounts';
-import { apiCheckout, expect, hydrated, type SecondShop, startSecondShop, testOn } from './fixtures';
+import { expect } from './fixtures';
+import { apiCheckout, hydrated } from './journeys';
+import { type SecondShop, startSecondShop, testOn } from './second-shop';
 
 // Publishing on the running shop, with real builds: each describe runs a shop of its own (a publish changes what every
 // shopper of that server sees, so never on the server other specs share), with a builds folder of its own.

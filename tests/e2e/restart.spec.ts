@@ -15,7 +15,8 @@ import { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
 import { decodeBackup } from '@/server/db/backup-files';
 import { SERVER_NODE_FLAGS } from '../../scripts/server-flags.mjs';
-import { expect, freePorts, test } from './fixtures';
+import { expect, test } from './fixtures';
+import { freePorts } from './second-shop';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, hydrated, openReviews, test } from './fixtures';
+import { expect, test } from './fixtures';
+import { hydrated, openReviews } from './journeys';
 
 // These journeys stop at "pending": the shop owner approves or rejects in the admin, and
 // tests/e2e/admin-content.spec.ts follows a review through /admin/reviews onto the product page (on product 1, which

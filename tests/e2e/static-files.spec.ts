@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { zstdDecompressSync } from 'node:zlib';
 import type { APIResponse } from '@playwright/test';
-import { allHydrated, expect, test } from './fixtures';
+import { expect, test } from './fixtures';
+import { allHydrated } from './journeys';
 
 // How the built files are served (scripts/serve.mjs): pages, their one URL each, long-lived caching for fingerprinted
 // assets, conditional and partial requests, nothing outside the build, and /api never looked for on disk; and how

@@ -1,5 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
-import { card, expect, hydrated, openCart, signedInAdmin, test } from './fixtures';
+import { expect, test } from './fixtures';
+import { card, hydrated, openCart, signedInAdmin } from './journeys';
 
 // Stock as the owner sets it and a shopper meets it, on the built server: no rebuild between the two. The owner counts
 // two colours and sizes of the scrubs that no other test buys (Grey XL, Blue XL), and makes them unlimited again after.

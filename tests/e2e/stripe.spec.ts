@@ -5,17 +5,9 @@ import Stripe from 'stripe';
 import { orderNumber } from '@/features/orders/orders';
 import { readDevMailbox } from '@/server/mail/dev-mailbox.server';
 import { type FakeStripe, startFakeStripe } from '../mocks/stripe';
-import {
-  addFromProductPage,
-  apiCheckout,
-  checkoutTo,
-  expect,
-  newShopper,
-  type SecondShop,
-  type Shopper,
-  startSecondShop,
-  testOn,
-} from './fixtures';
+import { expect } from './fixtures';
+import { addFromProductPage, apiCheckout, checkoutTo, newShopper, type Shopper } from './journeys';
+import { type SecondShop, startSecondShop, testOn } from './second-shop';
 
 // The payment step with Stripe configured, end to end in Chromium, on a second server of its own: the built shop
 // started with test keys and STRIPE_API_BASE pointing its Stripe adapter (the official SDK) at tests/mocks/stripe.ts.

@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
-import { addFromProductPage, checkoutTo, expect, newShopper, openAccountDialog, test } from './fixtures';
+import { expect, test } from './fixtures';
+import { addFromProductPage, checkoutTo, newShopper, openAccountDialog } from './journeys';
 
 // A toast raised while a modal dialog is open (the login dialog, the cart drawer) was painted under the dialog and its
 // backdrop: seen greyed, if at all, not closable, not announced. It must be the topmost thing where it is drawn.

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { card, consoleErrors, expect, failOnce, hydrated, message, openSignedIn, signOutInAnotherTab, test } from './fixtures';
+import { expect, test } from './fixtures';
+import { card, consoleErrors, failOnce, hydrated, message, openSignedIn, signOutInAnotherTab } from './journeys';
 
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
 
