@@ -5,7 +5,7 @@ import { expect, test } from './fixtures';
 import { buy, consoleErrors, failOnce, hydrated, message, openSignedIn, signedInAdmin, signedInShopper } from './journeys';
 
 // The history shows orders the shopper really bought: each test buys first, through the checkout's own endpoints
-// (`buy` in tests/e2e/fixtures.ts), on the embedded defaults. Orders are 'processing' until the shop changes them; how other
+// (`buy` in tests/e2e/journeys.ts), on the embedded defaults. Orders are 'processing' until the shop changes them; how other
 // stored statuses are shown, and the date filters over months, are unit-tested in src/features/orders/orders.test.ts;
 // one test below has an admin move the shopper's real orders on, as the shop would later.
 
