@@ -1,5 +1,5 @@
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from './scripts/chromium.mjs';
@@ -18,10 +18,12 @@ process.env.E2E_MAILBOX_PORT ??= String(port + 1);
 export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: true,
-  workers: 2,
+  // A test spends most of its time waiting on what a shopper waits for (a page, a 1 s cart save, an e-mail), not on the
+  // CPU: on 2 cores, 4 workers take the suite from 12.5 to 5.4 minutes (595 CPU-seconds either way; docs/performance.md).
+  workers: Math.max(4, availableParallelism()),
   retries: 0,
-  // Two workers, two browsers, the server and its database share two cores: an island can take a few seconds to
-  // hydrate when both workers are busy. Waiting up to 10 s (not 5) for what a shopper would see is not a retry.
+  // Four workers, four browsers, the server and its database share two cores: an island can take a few seconds to
+  // hydrate when every worker is busy. Waiting up to 10 s (not 5) for what a shopper would see is not a retry.
   expect: { timeout: 10_000 },
   forbidOnly: true,
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],

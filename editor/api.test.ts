@@ -1,6 +1,6 @@
 import type { APIContext } from 'astro';
 import { describe, expect, it } from 'vitest';
-import { PICTURE_POLICY } from '../scripts/csp.mjs';
+import { PICTURE_POLICY } from '../src/edge/csp.ts';
 import { keystaticApi } from './api';
 
 const get = (path: string) => {

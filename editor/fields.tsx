@@ -1,9 +1,11 @@
-// Two fields Keystatic does not have in the shape our files use: a picture referenced as `./images/<file>` (Keystatic's
-// own image field stores pictures in a folder per entry and renames them), and a free-form map of labelled values.
+// Fields Keystatic does not have in the shape our files use: a picture referenced as `./images/<file>` (Keystatic's
+// own image field stores pictures in a folder per entry and renames them), a free-form map of labelled values, and an
+// optional sale (a price with a start and an end).
 
 import { TextArea, TextField } from '@keystar/ui/text-field';
 import type { BasicFormField, FormFieldStoredValue } from '@keystatic/core';
 import { useState } from 'react';
+import { SALE_TIME } from '@/features/catalogue/sale';
 
 const IMAGE_SRC = /^\.\/images\/[^/]+$/;
 
@@ -200,6 +202,69 @@ export function specifications({
       const problem = specProblem(text);
       if (problem) throw new Error(`${label}: ${problem}`);
       return text;
+    },
+    reader: { parse: (value) => value },
+  };
+}
+
+type SaleText = { price: string; startsAt: string; endsAt: string };
+const NO_SALE: SaleText = { price: '', startsAt: '', endsAt: '' };
+
+function saleProblems(value: SaleText): Partial<SaleText> {
+  if (value.price === '' && value.startsAt === '' && value.endsAt === '') return {};
+  const time = 'A date and time with its offset from UTC, e.g. 2026-12-24T09:00:00-05:00';
+  return {
+    ...(/^\d+(\.\d{1,2})?$/.test(value.price.trim()) ? {} : { price: 'Dollars with at most two decimals, e.g. 29.99' }),
+    ...(SALE_TIME.test(value.startsAt.trim()) ? {} : { startsAt: time }),
+    ...(SALE_TIME.test(value.endsAt.trim()) ? {} : { endsAt: time }),
+  };
+}
+
+function SaleInput(props: { label: string; value: SaleText; onChange(value: SaleText): void; forceValidation: boolean }) {
+  const [touched, setTouched] = useState(false);
+  const problems = props.forceValidation || touched ? saleProblems(props.value) : {};
+  const input = (key: keyof SaleText, label: string, description: string) => (
+    <TextField
+      label={label}
+      description={description}
+      value={props.value[key]}
+      onChange={(v) => props.onChange({ ...props.value, [key]: v })}
+      onBlur={() => setTouched(true)}
+      errorMessage={problems[key]}
+    />
+  );
+  return (
+    <fieldset style={{ border: 0, padding: 0, margin: 0, display: 'grid', gap: 8 }}>
+      <legend style={{ fontWeight: 600, marginBottom: 4 }}>{props.label}</legend>
+      {input('price', 'Sale price (dollars)', 'Lower than the price; leave the three empty for no sale')}
+      {input('startsAt', 'Starts', 'Included, e.g. 2026-12-24T09:00:00-05:00')}
+      {input('endsAt', 'Ends', 'Excluded, e.g. 2026-12-27T00:00:00-05:00')}
+    </fieldset>
+  );
+}
+
+/** An optional sale `{price, startsAt, endsAt}`, left out of the file when its three fields are empty. */
+export function sale({ label }: { label: string }): BasicFormField<SaleText, SaleText, unknown> {
+  const text = (v: unknown) => (v instanceof Date ? v.toISOString() : v === undefined || v === null ? '' : String(v));
+  return {
+    kind: 'form',
+    label,
+    // biome-ignore lint/correctness/noComponentHookFactories: created once at config time, never during a render
+    Input: (props) => <SaleInput label={label} {...props} />,
+    defaultValue: () => NO_SALE,
+    parse(value) {
+      const v = asRecord(value);
+      return { price: text(v.price), startsAt: text(v.startsAt), endsAt: text(v.endsAt) };
+    },
+    serialize(value) {
+      if (value.price === '' && value.startsAt === '' && value.endsAt === '') return { value: undefined };
+      return { value: { price: Number(value.price), startsAt: value.startsAt.trim(), endsAt: value.endsAt.trim() } };
+    },
+    validate(value) {
+      const problems = saleProblems(value);
+      const message = problems.price ?? problems.startsAt ?? problems.endsAt;
+      if (message) throw new Error(`${label}: ${message}`);
+      return value;
     },
     reader: { parse: (value) => value },
   };

@@ -1,6 +1,6 @@
 import { z } from 'astro/zod';
 import { describe, expect, it } from 'vitest';
-import { productSchema } from '@/features/catalog/product.schema';
+import { productSchema } from '@/features/catalogue/product.schema';
 import { productFields } from './keystatic.config';
 
 describe('the editor’s form and the build’s schema', () => {

@@ -1,9 +1,9 @@
-// The content editor's form for one product: every field of src/features/catalog/product.schema.ts, in the order the
+// The content editor's form for one product: every field of src/features/catalogue/product.schema.ts, in the order the
 // files list them, with the schema's limits and messages. editor/keystatic.config.test.ts fails if the two drift.
 import { collection, config, fields } from '@keystatic/core';
-import { MAIN_CATEGORIES, SIZES } from '@/features/catalog/categories';
-import { PRODUCT_PATTERNS } from '@/features/catalog/product.schema';
-import { picture, specifications } from './fields';
+import { MAIN_CATEGORIES, SIZES } from '@/features/catalogue/categories';
+import { PRODUCT_PATTERNS } from '@/features/catalogue/product.schema';
+import { picture, sale, specifications } from './fields';
 
 const required = { isRequired: true } as const;
 const text = (label: string, description?: string) =>
@@ -36,6 +36,7 @@ export const productFields = {
     step: 0.01,
     validation: { isRequired: true, min: 0.01 },
   }),
+  sale: sale({ label: 'Sale (optional)' }),
   description: multiline('Description', 'One or two sentences for cards and search results'),
   detailedDescription: multiline('Detailed description', 'The product page’s “About this product”'),
   images: fields.array(picture({ label: 'Image' }), {
@@ -61,6 +62,10 @@ export const productFields = {
     description: 'One “label: value” per line, e.g. keyIngredient: Vitamin C; camelCase labels are shown as words',
   }),
   inStock: fields.checkbox({ label: 'In stock', description: 'Unticked: “Out of stock”, and it cannot be bought' }),
+  finalSale: fields.checkbox({
+    label: 'Final sale',
+    description: 'Ticked: it cannot be returned (opened skincare, for hygiene); its page and orders say so',
+  }),
   sku: matching('SKU', PRODUCT_PATTERNS.sku, 'Upper-case letters, digits and dashes; unique'),
   weight: fields.number({ label: 'Weight (pounds)', description: 'Used for shipping', validation: { ...required, min: 0.001 } }),
   likes: fields.integer({ label: 'Likes', description: 'The starting like count', validation: { ...required, min: 0 } }),

@@ -8,10 +8,13 @@
 //   the product page and the checkout's amount both show the new price, and two seconds more.
 // Then the old price is published again with nothing else running. It reports failed connections, timeouts and answers
 // other than 2xx (there must be none), each group's p99 in both runs, the time from Publish to the new price on the page
-// and in the checkout's amount under load and idle (with the build's share), and that the shopper is still signed in. `--write` replaces the "Publishing under load" section of docs/performance.md.
+// and in the checkout's amount under load and idle (with the release's share), and that the shopper is still signed in.
+// Then `--publishes` (50) more publishes one after another, alternating two prices, reading the server's resident
+// memory (VmRSS) before and after: a release loads no code, so it must stay flat (decision 019). `--write` replaces the
+// "Publishing under load" section of docs/performance.md.
 //
-//   npm run bench:publish [-- --postgres postgres://…/scratch] [-- --connections 50] [-- --duration 10] [-- --write]
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+//   npm run bench:publish [-- --postgres postgres://…/scratch] [-- --connections 50] [-- --duration 10] [-- --publishes 50] [-- --write]
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -24,26 +27,17 @@ const databaseUrl = option('--postgres') ?? process.env.BENCH_DATABASE_URL;
 const connections = Number(option('--connections') ?? 50);
 const duration = Number(option('--duration') ?? 10);
 const write = flag('--write');
+const publishes = Number(option('--publishes') ?? 50);
 const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 const OWNER_EMAIL = `bench.editor.${Date.now()}@example.com`;
 const SCRUBS = '03-clinical-scrubs';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-// Builds go into a directory of the bench's own inside the project (a build's server bundle needs node_modules).
-mkdirSync(join(root, '.builds'), { recursive: true });
-const buildsDir = mkdtempSync(join(root, '.builds', 'bench-publish-'));
-const shop = await startShop({
-  port: await freePort(),
-  mailboxPort: await freePort(),
-  adminEmails: [OWNER_EMAIL],
-  databaseUrl,
-  env: { BUILDS_DIR: buildsDir },
-});
+const shop = await startShop({ port: await freePort(), mailboxPort: await freePort(), adminEmails: [OWNER_EMAIL], databaseUrl });
 const { origin, call } = shop;
-const cleanUp = async () => {
-  await shop.stop();
-  rmSync(buildsDir, { recursive: true, force: true });
-};
+const cleanUp = () => shop.stop();
+/** The server's resident memory now, in MB. */
+const residentMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${shop.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 process.on('SIGINT', async () => {
   await cleanUp();
   process.exit(130);
@@ -147,7 +141,7 @@ async function savePrice(price) {
 
 /**
  * Presses Publish and times, from then, until the product page shows `shown` and the checkout charges `charged(cents)`;
- * with the build's own time from the publish's record. Gives up after 180 s.
+ * with the release's own time (made, stored, switched to) from the publish's record. Gives up after 180 s.
  */
 async function publishAndWatch(shown, charged) {
   const pressed = performance.now();
@@ -181,6 +175,30 @@ const stillSignedIn = session.user?.email === shopper.email;
 // Idle: the old price saved and published again with nothing else running.
 await savePrice(oldPrice);
 const idle = await publishAndWatch(`$${oldPrice.toFixed(2)}`, (cents) => cents === before);
+
+// Memory over many publishes, one after another (each waited for until live), after one to warm up.
+const publishUntilLive = async (price) => {
+  await savePrice(price);
+  const { publish } = await (
+    await call('/api/admin/catalogue/publish', { method: 'POST', body: {}, cookie: owner.cookie })
+  ).json();
+  for (;;) {
+    const state = await (await call('/api/admin/catalogue/publish', { cookie: owner.cookie })).json();
+    if (state.latest?.id === publish.id && ['live', 'failed'].includes(state.latest.status)) return state.latest.status;
+    await sleep(50);
+  }
+};
+await publishUntilLive(46.5);
+await sleep(1000);
+const rssBefore = residentMb();
+const manyStarted = performance.now();
+let failedPublishes = 0;
+for (let i = 0; i < publishes; i++) if ((await publishUntilLive(i % 2 ? 46.5 : 46.75)) !== 'live') failedPublishes++;
+const manyMs = performance.now() - manyStarted;
+await sleep(1000);
+const rssAfter = residentMb();
+await savePrice(oldPrice);
+await publishUntilLive(oldPrice);
 await cleanUp();
 
 const engine = databaseUrl ? 'PostgreSQL' : 'PGlite';
@@ -214,14 +232,18 @@ const table = [
     ],
   ),
   '',
-  `From Publish to the new price on the product page and in the checkout's amount: under that load ${s(underLoad.onPage)} and ${s(underLoad.inCheckout)}, of which the build ${s(underLoad.buildMs)} (it runs at a lower priority than the server); with nothing else running ${s(idle.onPage)} and ${s(idle.inCheckout)}, of which the build ${s(idle.buildMs)}. The shopper was ${stillSignedIn ? 'still' : 'NOT'} signed in afterwards.`,
+  `From Publish to the new price on the product page and in the checkout's amount: under that load ${s(underLoad.onPage)} and ${s(underLoad.inCheckout)}, of which making and storing the release ${s(underLoad.buildMs)}; with nothing else running ${s(idle.onPage)} and ${s(idle.inCheckout)}, of which the release ${s(idle.buildMs)}. The shopper was ${stillSignedIn ? 'still' : 'NOT'} signed in afterwards.`,
+  '',
+  `${publishes} publishes one after another (${failedPublishes} failed), ${(manyMs / publishes / 1000).toFixed(2)} s each from Publish to live: the server's resident memory ${rssBefore.toFixed(0)} MB before, ${rssAfter.toFixed(0)} MB after (${rssAfter - rssBefore >= 0 ? '+' : ''}${(rssAfter - rssBefore).toFixed(0)} MB).`,
 ].join('\n');
 console.log(`\n${table}\n`);
 
 const failed =
   [idlePages, idleApi, publishPages, publishApi].some((f) => failures(f) > 0) ||
   !stillSignedIn ||
-  [underLoad.onPage, underLoad.inCheckout, idle.onPage, idle.inCheckout].some((ms) => ms === null);
+  [underLoad.onPage, underLoad.inCheckout, idle.onPage, idle.inCheckout].some((ms) => ms === null) ||
+  failedPublishes > 0 ||
+  rssAfter - rssBefore > 30;
 if (write) {
   const path = join(root, 'docs/performance.md');
   const doc = readFileSync(path, 'utf8');

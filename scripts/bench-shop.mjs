@@ -2,7 +2,7 @@
 // database, with its dev mailbox, and the accounts and order they need, made through the public endpoints as a shopper
 // would (sign-up, the verification link from the mailbox, login; an order paid with the TEST MODE card).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SERVER_NODE_FLAGS } from './server-flags.mjs';
@@ -51,8 +51,14 @@ export async function startShop({
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
-  server.stdout.on('data', (d) => (log += d));
-  server.stderr.on('data', (d) => (log += d));
+  // BENCH_SERVER_LOG=<file> keeps the server's whole output there too (with BENCH_NODE_FLAGS=--trace-gc, say).
+  const keep = process.env.BENCH_SERVER_LOG;
+  for (const stream of [server.stdout, server.stderr]) {
+    stream.on('data', (d) => {
+      log += d;
+      if (keep) appendFileSync(keep, d);
+    });
+  }
   let stopping = false;
   const exited = new Promise((resolve) => server.on('exit', resolve));
   server.on('exit', (code) => {
@@ -62,11 +68,13 @@ export async function startShop({
     }
   });
 
+  /** Sends SIGTERM and resolves to the exit code once the server has exited. */
   async function stop() {
     stopping = true;
     server.kill('SIGTERM');
-    await exited;
+    const code = await exited;
     if (!rest.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    return code;
   }
 
   /** A JSON call as the shop's own pages make it: same Origin, JSON body. */
@@ -167,8 +175,8 @@ export async function startShop({
     try {
       if ((await fetch(`${origin}/api/health`)).ok) break;
     } catch {}
-    if (i > 150) throw new Error(`${origin} did not answer:\n${log}`);
+    if (i > 300) throw new Error(`${origin} did not answer within a minute:\n${log}`);
     await sleep(200);
   }
-  return { origin, mailbox, pid: server.pid, call, signedIn, placeOrder, stop };
+  return { origin, mailbox, pid: server.pid, call, signedIn, placeOrder, stop, output: () => log };
 }

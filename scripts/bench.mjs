@@ -8,7 +8,8 @@
 //    in a scratch database created for the run and dropped after it (scripts/bench-api.mjs);
 // 5. the admin's sales overview with 10 000 orders, on the same engines (scripts/bench-sales.mjs);
 // 6. publishing the catalogue under load: shoppers' requests through a publish and the time to the new price, on the
-//    same engines (scripts/bench-publish.mjs).
+//    same engines (scripts/bench-publish.mjs);
+// 7. the HTTP edge: built pages against a bare node:http server, and SIGTERM under 80 shoppers (scripts/bench-edge.mjs).
 //
 //   npm run bench [-- --skip-lighthouse] [-- --duration 10]
 import { spawn, spawnSync } from 'node:child_process';
@@ -115,6 +116,7 @@ await coldStart();
 step('scripts/bench-api.mjs', ['--write', ...passOn]);
 step('scripts/bench-sales.mjs', ['--write']);
 step('scripts/bench-publish.mjs', ['--write']);
+step('scripts/bench-edge.mjs', ['--write']);
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 if (databaseUrl) {
   await onPostgres(databaseUrl, 'scripts/bench-api.mjs', passOn);

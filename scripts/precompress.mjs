@@ -3,7 +3,7 @@
 // 1. the SVG pictures minified with SVGO, keeping them pixel for pixel as drawn (comments, blanks, defaults and unused
 //    definitions out: the hand-written artwork is compact already, so this is a few per cent), and any script out;
 // 2. every text file of more than MIN_BYTES precompressed beside itself, brotli at its best level (file.br) and gzip at
-//    its best (file.gz), each kept only when it is smaller than the file. scripts/serve.mjs sends whichever the
+//    its best (file.gz), each kept only when it is smaller than the file. the edge (src/edge) sends whichever the
 //    browser accepts; compressing once here costs the server nothing per request, and the best levels, too slow for
 //    compressing as pages are answered, make the brotli files 13 % smaller than gzip's at its best.
 //
@@ -13,31 +13,13 @@ import { extname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { ENCODINGS, MIN_BYTES, TEXT_TYPES } from '../src/edge/file-types.ts';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
-/**
- * The text files worth compressing, by extension, with the Content-Type the server sends for them, whichever encoding
- * it sends (the same as `send` gives the file itself). Pictures other than SVG and fonts are compressed already.
- */
-export const TEXT_TYPES = /** @type {const} */ ({
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.json': 'application/json; charset=utf-8',
-  '.webmanifest': 'application/manifest+json; charset=utf-8',
-  '.xml': 'application/xml',
-  '.txt': 'text/plain; charset=utf-8',
-});
-
-/** Smaller files are sent as they are: a few hundred bytes fit in the packets the headers go in anyway. */
-export const MIN_BYTES = 1024;
-
-/** The encodings written beside a file, by the suffix of their file. */
-export const ENCODINGS = /** @type {const} */ ({ br: '.br', gzip: '.gz' });
+// What counts as text, and the encodings written beside it, are the edge's (src/edge/file-types.ts): it serves them.
+export { ENCODINGS, MIN_BYTES, TEXT_TYPES };
 
 /** Every file under `dir`, as absolute paths. */
 async function filesUnder(dir) {

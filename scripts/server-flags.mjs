@@ -4,4 +4,11 @@
 // grow well before collecting. In the soak (scripts/soak.mjs, 200 shoppers) the heap reserved 470 MB, and kept growing,
 // for 100 to 150 MB of live objects; limited to 512 MB it held near 250 MB, resident memory stayed flat, and throughput
 // did not change. An operator's own NODE_OPTIONS=--max-old-space-size wins.
-export const SERVER_NODE_FLAGS = /--max-old-space-size/.test(process.env.NODE_OPTIONS ?? '') ? [] : ['--max-old-space-size=512'];
+//
+// `--liftoff-only`: the embedded database (PGlite, PostgreSQL compiled to WebAssembly) runs on V8's baseline compiler
+// alone. Its optimising compiler needs about 600 MB for one of PostgreSQL's functions, on top of the shop, whenever
+// that function becomes hot (at every start, and again in a vacuum): the server peaked at 830 MB. Without it the
+// embedded shop peaks under 300 MB, for about a quarter more CPU in the database's part of a request (docs/performance.md,
+// "Memory"). A shop on PostgreSQL runs no WebAssembly: the flag changes nothing there.
+const heapLimit = /--max-old-space-size/.test(process.env.NODE_OPTIONS ?? '') ? [] : ['--max-old-space-size=512'];
+export const SERVER_NODE_FLAGS = [...heapLimit, '--liftoff-only'];

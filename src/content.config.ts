@@ -1,14 +1,14 @@
 import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
-import { productSchema } from '@/features/catalog/product.schema';
+import { productSchema } from '@/features/catalogue/product.schema';
 
 /**
- * The catalogue: one markdown file per product under content/products, validated at build time. A publish builds from
- * the catalogue as editors saved it, written out to a directory of its own (AURELIA_CATALOGUE_DIR; see
- * src/features/editor/publish-build.server.ts).
+ * The catalogue's seed: one markdown file per product under content/products, validated at build time (a file the
+ * schema refuses fails `npm run build`). The dev server and tests read the catalogue from here; the running shop serves
+ * releases of the catalogue as editors publish it, made from these files with the saves laid over them (decision 018).
  */
 const products = defineCollection({
-  loader: glob({ pattern: '*.md', base: process.env.AURELIA_CATALOGUE_DIR ?? './content/products' }),
+  loader: glob({ pattern: '*.md', base: './content/products' }),
   schema: ({ image }) => productSchema(image()),
 });
 

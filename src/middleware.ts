@@ -1,5 +1,6 @@
 import { defineMiddleware } from 'astro:middleware';
 import { getServices } from '@/app/services.server';
+import { type CatalogueInUse, withCatalogue } from '@/features/catalogue/served-catalogue.server';
 import { isDatabaseUnavailable } from '@/server/db/database.server';
 import {
   BEARER_ENDPOINTS,
@@ -41,6 +42,7 @@ export function endpointMethods(routePattern: string): Promise<readonly string[]
 }
 
 const isAdminPath = (path: string) => path === '/admin' || path.startsWith('/admin/');
+const isPreviewPath = (path: string) => path === '/preview' || path.startsWith('/preview/');
 
 /** ownOrigins' answers: the public origin is set once at start-up, and parsing it for every request cost 1 %. */
 const knownOrigins = new Map<string, string[]>();
@@ -72,6 +74,18 @@ function refuse(url: URL, response: Response): Response | Promise<Response> {
   return BEARER_ENDPOINTS.has(url.pathname) ? inSpecShape(response) : response;
 }
 
+declare global {
+  namespace App {
+    interface Locals {
+      /**
+       * The catalogue a release is rendered with (decision 018): given only by the server itself, on its private
+       * listener for rendering a release (src/features/editor/release.server.ts), never by a request.
+       */
+      catalogueRender?: CatalogueInUse;
+    }
+  }
+}
+
 /**
  * Gives every request that reaches the app an id (the incoming X-Request-Id when it is a sane one, else a new one),
  * runs it as that request (its log lines, and the outbox jobs it queues, carry the id), sends the id back, and logs
@@ -83,7 +97,15 @@ export const onRequest = defineMiddleware(async (context, next) => {
   const started = performance.now();
   let response: Response;
   try {
-    response = await withRequestId(requestId, () => guard(context, next));
+    const render = context.locals.catalogueRender;
+    response = render
+      ? // A release's page: rendered whole while it reads the release's catalogue (a page streamed after this returned
+        // would read the catalogue served then instead).
+        await withCatalogue(render, async () => {
+          const rendered = await withRequestId(requestId, () => guard(context, next));
+          return new Response(await rendered.arrayBuffer(), rendered);
+        })
+      : await withRequestId(requestId, () => guard(context, next));
   } catch (error) {
     answered(request.method, routePattern, 500, started, requestId, error);
     throw error;
@@ -132,6 +154,15 @@ async function guard({ request, url, routePattern }: Context, next: Next): Promi
   if (!url.pathname.startsWith('/api/')) {
     if (!SAFE_METHODS.has(request.method) && !(await fromOwnPages(request)))
       return new Response(`Cross-site ${request.method} requests are forbidden.`, { status: 403 });
+    if (isPreviewPath(url.pathname)) {
+      // A preview (decision 014) shows what is not published, to an editor or a link's holder: never stored, never
+      // indexed (its pictures too), and its address, which may hold a link's token, never sent on as a referrer.
+      const response = await next();
+      response.headers.set('cache-control', 'private, no-store');
+      response.headers.set('x-robots-tag', 'noindex, nofollow');
+      response.headers.set('referrer-policy', 'no-referrer');
+      return response;
+    }
     if (!isAdminPath(url.pathname)) return next();
     // An admin page (or the 404 a guest or shopper gets there) depends on who asks: never stored. No noindex is
     // needed: a search engine's crawler is never an admin, so all it can get here is the 404.

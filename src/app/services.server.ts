@@ -1,11 +1,18 @@
+import { offerStopServices } from '@/edge/switch';
 import { keepSalesTotalsIn } from '@/features/admin/sales/rollup.server';
-import { getProducts } from '@/features/catalog/catalog.server';
-import { syncCatalogue } from '@/features/catalog/catalog-sync.server';
+import { lowStockEmailJob } from '@/features/admin/stock/low-stock-email.server';
+import { getCatalogueIndex, getProducts } from '@/features/catalogue/catalogue.server';
+import { syncCatalogue } from '@/features/catalogue/catalogue-sync.server';
 import { labelJob, orderChangeEmailJob, orderEmailJob, shippedEmailJob } from '@/features/checkout/fulfilment.server';
 import { reconcilePayments } from '@/features/checkout/payment-events.server';
 import { soldOutRefundJob } from '@/features/checkout/sold-out.server';
 import { contactNoticeJob } from '@/features/contact/contact-notice.server';
-import { servedBuild, startPublisher } from '@/features/editor/publish.server';
+import { pruneDiscountHolds } from '@/features/discounts/discounts.server';
+import { editorRoleEmailJob } from '@/features/editor/editor-email.server';
+import { releaseSwitch } from '@/features/editor/publish.server';
+import { startPublisher } from '@/features/editor/publisher.server';
+import { findRepositoryChanges } from '@/features/editor/repository-changes.server';
+import { returnEmailJob, returnLabelJob } from '@/features/returns/return-jobs.server';
 import { pruneHolds } from '@/features/stock/stock.server';
 import type { AddressPort } from '@/server/address/address.port';
 import { createAddressSuggestions } from '@/server/address/address.server';
@@ -16,7 +23,6 @@ import { listenForBackupRequests, startMaintenance, takeBackup } from '@/server/
 import type { Database } from '@/server/db/database.server';
 import { migrate } from '@/server/db/migrate.server';
 import { openPglite } from '@/server/db/pglite.server';
-import { openPostgres } from '@/server/db/postgres.server';
 import { logger, setAdapters } from '@/server/log.server';
 import type { MailPort } from '@/server/mail/mail.port';
 import { createMail, observedMail } from '@/server/mail/mail.server';
@@ -62,12 +68,6 @@ const shared = processShared<Shared>('services', () => ({}));
 let ready: Promise<Services> | undefined;
 
 /**
- * Where the server in front (scripts/serve.mjs, which loads the built app as a bundle it cannot import from) finds
- * stopServices once the services have started.
- */
-export const STOP_SERVICES = Symbol.for('aurelia.stopServices');
-
-/**
  * Stops the services for a clean exit, once no request is being answered any more: the outbox takes no new job (the
  * one under way finishes, the ones it had claimed are handed back), the maintenance timers and the backup socket stop
  * (a backup under way finishes), then the database is closed (PGlite's thread, or PostgreSQL's pool). Nothing when
@@ -110,23 +110,34 @@ function startOnce(): Promise<Services> {
 
 async function start(): Promise<Services> {
   const config = loadConfig();
-  const db = config.database.kind === 'postgres' ? openPostgres(config.database.url) : await openPglite(config.database.dir);
+  // Each engine's and each production adapter's code is loaded only when the configuration chooses it.
+  const db =
+    config.database.kind === 'postgres'
+      ? (await import('@/server/db/postgres.server')).openPostgres(config.database.url)
+      : await openPglite(config.database.dir);
   await migrate(db);
+  await findRepositoryChanges(db).then(
+    ({ found, settled }) => {
+      if (found.length + settled.length > 0)
+        log.info({ found, settled }, 'products changed in the repository since editors saved them (decision 018)');
+    },
+    (error: unknown) => log.warn({ err: error }, 'comparing the saved catalogue with the repository failed'),
+  );
   if (await keepSalesTotalsIn(db, config.shopTimeZone))
     log.info({ timeZone: config.shopTimeZone }, 'sales totals rebuilt in the shop time zone');
 
   const created = await createMail(config.mail);
   const mail = observedMail(created.mail);
   const { devMailbox } = created;
-  const shipping = createShipping(config.shipping);
-  const payments = createPayments(config.payments, db);
+  const shipping = await createShipping(config.shipping);
+  const payments = await createPayments(config.payments, db);
   const address = createAddressSuggestions(config.address);
   const { publicOrigin } = config;
   // Secure cookies whenever the public origin is https (production); plain http on a developer's machine.
   const secureCookies = config.publicOrigin.startsWith('https:');
   // Accounts wake the outbox worker when they queue mail; the worker, started below, runs their password-reset jobs.
   let nudgeOutbox = () => {};
-  const auth = createAuth(config.auth, { db, secureCookies, onMailQueued: () => nudgeOutbox() });
+  const auth = await createAuth(config.auth, { db, secureCookies, onMailQueued: () => nudgeOutbox() });
   const worker = startOutboxWorker(
     db,
     jobHandlers({
@@ -139,6 +150,10 @@ async function start(): Promise<Services> {
       'contact-notice': contactNoticeJob({ db, mail, shopEmail: config.shopEmail, publicOrigin }),
       'order-change-email': orderChangeEmailJob({ db, mail, publicOrigin }),
       'order-sold-out': soldOutRefundJob({ db, payments, shopEmail: config.shopEmail, publicOrigin }),
+      'return-email': returnEmailJob({ db, mail, publicOrigin }),
+      'low-stock-email': lowStockEmailJob({ db, mail, shopEmail: config.shopEmail, publicOrigin }),
+      'editor-role-email': editorRoleEmailJob({ db, mail, publicOrigin }),
+      'return-label': returnLabelJob({ db, shipping, publicOrigin, catalogue: getCatalogueIndex }),
     } satisfies JobHandlers),
     { intervalMs: 5000 },
   );
@@ -160,6 +175,7 @@ async function start(): Promise<Services> {
   const prune = setInterval(() => {
     pruneRateLimits(db).catch((error: unknown) => log.warn({ err: error }, 'pruning the rate limits failed'));
     pruneHolds(db).catch((error: unknown) => log.warn({ err: error }, 'pruning lapsed stock holds failed'));
+    pruneDiscountHolds(db).catch((error: unknown) => log.warn({ err: error }, 'releasing lapsed discount holds failed'));
   }, 3_600_000);
   prune.unref();
   // Payments that succeeded without an order (the server stopped in between, no webhook came) are found and recorded.
@@ -171,8 +187,8 @@ async function start(): Promise<Services> {
     5 * 60_000,
   );
   reconcile.unref();
-  // Under the production server, publishes are built and served (the server listens once the live one is served).
-  const served = servedBuild();
+  // Under the production server, publishes are made into releases and served (it listens once the live one is served).
+  const served = releaseSwitch();
   const publisher = served ? startPublisher(db, { served, ...config.publishing }) : null;
   if (served && publisher) served.caughtUp = publisher.caughtUp;
   shared.stopping = async () => {
@@ -182,7 +198,8 @@ async function start(): Promise<Services> {
     await Promise.all([worker.stop(), stopMaintenance(), stopBackupSocket()]);
     await db.close();
   };
-  Reflect.set(globalThis, STOP_SERVICES, stopServices);
+  // The edge (src/edge), which loads this bundle and cannot import from it, stops them through its switch.
+  offerStopServices(stopServices);
 
   const where = config.database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.database.dir}`;
   const adapters = {

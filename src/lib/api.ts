@@ -1,8 +1,14 @@
 /**
- * A call that did not succeed: the HTTP status (0 when the network failed), the words to show for it, and the
- * answer's error code when it gave one.
+ * A call that did not succeed: the HTTP status (0 when the network failed), the words to show for it, the answer's
+ * error code when it gave one, and, from a form's endpoint, each problem with the field it is about.
  */
-export type ApiFailure = { ok: false; status: number; message: string; code?: string | undefined };
+export type ApiFailure = {
+  ok: false;
+  status: number;
+  message: string;
+  code?: string | undefined;
+  problems?: { field: string; message: string }[] | undefined;
+};
 
 export type ApiResult<T> = { ok: true; data: T } | ApiFailure;
 
@@ -24,10 +30,13 @@ export async function api<T>(path: string, body?: unknown, method?: Method): Pro
       body: body === undefined ? null : JSON.stringify(body),
       credentials: 'same-origin',
     });
-    const data = (await res.json().catch(() => ({}))) as T & { error?: { message?: string; code?: string } };
+    const data = (await res.json().catch(() => ({}))) as T & {
+      error?: { message?: string; code?: string; problems?: { field: string; message: string }[] };
+    };
     if (!res.ok) {
       const fallback = res.status === 429 ? TOO_MANY_REQUESTS : `Request failed (${res.status})`;
-      return { ok: false, status: res.status, message: data.error?.message || fallback, code: data.error?.code };
+      const { message, code, problems } = data.error ?? {};
+      return { ok: false, status: res.status, message: message || fallback, code, ...(problems ? { problems } : {}) };
     }
     return { ok: true, data };
   } catch {

@@ -28,8 +28,20 @@ describe('pricing (product spec)', () => {
   });
 
   it('totals subtotal + shipping + tax', () => {
-    expect(orderTotals(4_500, 1_500)).toEqual({ subtotalCents: 4_500, shippingCents: 1_500, taxCents: 401, totalCents: 6_401 });
-    expect(orderTotals(50_000, 1_500)).toEqual({ subtotalCents: 50_000, shippingCents: 0, taxCents: 4_450, totalCents: 54_450 });
+    expect(orderTotals(4_500, 1_500)).toEqual({
+      subtotalCents: 4_500,
+      discountCents: 0,
+      shippingCents: 1_500,
+      taxCents: 401,
+      totalCents: 6_401,
+    });
+    expect(orderTotals(50_000, 1_500)).toEqual({
+      subtotalCents: 50_000,
+      discountCents: 0,
+      shippingCents: 0,
+      taxCents: 4_450,
+      totalCents: 54_450,
+    });
     fc.assert(
       fc.property(fc.nat(10_000_000), fc.nat(100_000), (subtotal, rate) => {
         const t = orderTotals(subtotal, rate);
@@ -39,6 +51,55 @@ describe('pricing (product spec)', () => {
           (subtotal >= 50_000 ? t.shippingCents === 0 : t.shippingCents === rate)
         );
       }),
+    );
+  });
+
+  it('takes a discount off the subtotal before tax: total = subtotal − discount + shipping + tax, tax on the difference', () => {
+    expect(orderTotals(10_000, 1_500, { discountCents: 1_000 })).toEqual({
+      subtotalCents: 10_000,
+      discountCents: 1_000,
+      shippingCents: 1_500,
+      taxCents: 801, // 8.9 % of $90.00
+      totalCents: 9_000 + 1_500 + 801,
+    });
+    // A free-shipping code waives the rate whatever the subtotal.
+    expect(orderTotals(4_500, 1_500, { discountCents: 0, freeShipping: true }).shippingCents).toBe(0);
+    // A discount is never more than the subtotal, nor less than nothing.
+    expect(orderTotals(4_500, 1_500, { discountCents: 9_999 })).toMatchObject({
+      discountCents: 4_500,
+      taxCents: 0,
+      totalCents: 1_500,
+    });
+    expect(orderTotals(4_500, 1_500, { discountCents: -5 }).discountCents).toBe(0);
+  });
+
+  it('judges the $500 free-shipping threshold after the discount, on what the shopper pays for the goods', () => {
+    // $520 of goods, $30 off: $490 paid for goods, so the rate applies.
+    expect(orderTotals(52_000, 1_500, { discountCents: 3_000 }).shippingCents).toBe(1_500);
+    // $520 of goods, $20 off: exactly $500, so shipping is free.
+    expect(orderTotals(52_000, 1_500, { discountCents: 2_000 }).shippingCents).toBe(0);
+  });
+
+  it('keeps every total whole, never negative, with tax on the discounted subtotal (any subtotal, rate and discount)', () => {
+    fc.assert(
+      fc.property(
+        fc.nat(99_999_999),
+        fc.nat(100_000),
+        fc.integer({ min: -1_000, max: 100_000_000 }),
+        fc.boolean(),
+        (subtotal, rate, discount, free) => {
+          const t = orderTotals(subtotal, rate, { discountCents: discount, freeShipping: free });
+          return (
+            t.discountCents >= 0 &&
+            t.discountCents <= subtotal &&
+            t.taxCents === taxCents(subtotal - t.discountCents) &&
+            t.totalCents === t.subtotalCents - t.discountCents + t.shippingCents + t.taxCents &&
+            t.totalCents >= 0 &&
+            [t.discountCents, t.shippingCents, t.taxCents, t.totalCents].every(Number.isSafeInteger) &&
+            t.shippingCents === (free || subtotal - t.discountCents >= 50_000 ? 0 : rate)
+          );
+        },
+      ),
     );
   });
 

@@ -7,7 +7,7 @@ export interface WeighedLine {
   quantity: number;
 }
 
-/** Tax: 8.9% of the subtotal. */
+/** Tax: 8.9% of the subtotal after discounts. */
 export const TAX_RATE = 0.089;
 
 /** Orders with a subtotal of at least $500 ship free. */
@@ -78,21 +78,38 @@ export function fallbackShippingCents(state: string, weightLb: number): number {
   return base + 300 * Math.floor(weightLb);
 }
 
-/** What shipping costs the shopper: nothing from $500, else the chosen rate. */
-export function shippingCents(subtotalCents: number, rateCents: number): number {
-  return subtotalCents >= FREE_SHIPPING_FROM_CENTS ? 0 : rateCents;
+/**
+ * What shipping costs the shopper: nothing when the goods come to $500 or more, else the chosen rate. The goods are
+ * what the shopper pays for them, after any discount (decision 009).
+ */
+export function shippingCents(goodsCents: number, rateCents: number): number {
+  return goodsCents >= FREE_SHIPPING_FROM_CENTS ? 0 : rateCents;
 }
 
 export interface OrderTotals {
   subtotalCents: number;
+  /** What discounts take off the goods (a code and the automatic offer): 0 to the subtotal. */
+  discountCents: number;
   shippingCents: number;
   taxCents: number;
   totalCents: number;
 }
 
-/** Subtotal, shipping (free from $500), tax on the subtotal, and total = subtotal + shipping + tax. */
-export function orderTotals(subtotalCents: number, rateCents: number): OrderTotals {
-  const shipping = shippingCents(subtotalCents, rateCents);
-  const tax = taxCents(subtotalCents);
-  return { subtotalCents, shippingCents: shipping, taxCents: tax, totalCents: subtotalCents + shipping + tax };
+/** What discounts did to an order, as the totals need it: the goods' discount, and whether shipping is waived. */
+export interface TotalsDiscount {
+  discountCents: number;
+  freeShipping?: boolean;
+}
+
+/**
+ * Subtotal, discount, shipping, tax and total = subtotal − discount + shipping + tax. Tax is on the discounted
+ * subtotal; shipping is free from $500 of discounted subtotal, or with a free-shipping code. A discount is clamped to
+ * 0..subtotal, so no total is ever below shipping and tax.
+ */
+export function orderTotals(subtotalCents: number, rateCents: number, discount?: TotalsDiscount): OrderTotals {
+  const discountCents = Math.min(Math.max(0, discount?.discountCents ?? 0), Math.max(0, subtotalCents));
+  const goods = subtotalCents - discountCents;
+  const shipping = discount?.freeShipping ? 0 : shippingCents(goods, rateCents);
+  const tax = taxCents(goods);
+  return { subtotalCents, discountCents, shippingCents: shipping, taxCents: tax, totalCents: goods + shipping + tax };
 }

@@ -23,7 +23,7 @@ describe('configuration', () => {
       address: { kind: 'none' },
       backups: { dir: '.data/backups', everyMs: null, keep: 7 },
       vacuumEveryMs: 86_400_000,
-      publishing: { checkEveryMs: 10_000, buildsDir: '.builds' },
+      publishing: { checkEveryMs: 10_000 },
     });
   });
 
@@ -177,6 +177,26 @@ describe('configuration', () => {
     }
     expect(() => loadConfig({ GEOAPIFY_API_BASE: 'http://127.0.0.1:4599' })).toThrow(
       /GEOAPIFY_API_BASE is set but GEOAPIFY_API_KEY is not/,
+    );
+  });
+
+  it('points the Shippo adapter at a local mock for tests, with a test token, and nowhere else', () => {
+    const key = { SHIPPO_API_KEY: 'shippo_test_0123456789abcdef' };
+    expect(loadConfig({ ...key, SHIPPO_API_BASE: 'http://127.0.0.1:4598/' }).shipping).toEqual({
+      kind: 'shippo',
+      apiKey: key.SHIPPO_API_KEY,
+      apiBase: 'http://127.0.0.1:4598',
+    });
+    expect(loadConfig({ ...key, SHIPPO_API_BASE: ' ' }).shipping).not.toHaveProperty('apiBase');
+    expect(() => loadConfig({ ...key, SHIPPO_API_BASE: 'https://api.goshippo.com' })).toThrow(
+      /SHIPPO_API_BASE is for tests and mocks only/,
+    );
+    expect(() => loadConfig({ ...key, SHIPPO_API_BASE: 'http://127.0.0.1:4598/v1' })).toThrow(/SHIPPO_API_BASE must be an http/);
+    expect(() =>
+      loadConfig({ SHIPPO_API_KEY: 'shippo_live_0123456789abcdef', SHIPPO_API_BASE: 'http://127.0.0.1:4598' }),
+    ).toThrow(/refused with a live token/);
+    expect(() => loadConfig({ SHIPPO_API_BASE: 'http://127.0.0.1:4598' })).toThrow(
+      /SHIPPO_API_BASE is set but SHIPPO_API_KEY is not/,
     );
   });
 

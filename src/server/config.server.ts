@@ -139,7 +139,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       BACKUP_DIR: z.string().trim().min(1).default('.data/backups'),
       VACUUM_EVERY: duration('VACUUM_EVERY', { off: true }).prefault('24h'),
       PUBLISH_CHECK_EVERY: duration('PUBLISH_CHECK_EVERY', { off: false }).prefault('10s'),
-      BUILDS_DIR: z.string().trim().min(1).default('.builds'),
       LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
       LOG_FORMAT: z.enum(['json', 'pretty'], { error: 'LOG_FORMAT must be json or pretty' }).optional(),
       // Sent by Prometheus with every scrape: long enough that it cannot be guessed, and nothing a header cannot carry.
@@ -242,7 +241,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
      * Publishing the catalogue: how often this server looks for a publish made on another server on the same database,
      * and where it builds (inside the project, so a build's server bundle finds the project's node_modules).
      */
-    publishing: { checkEveryMs: parsed.PUBLISH_CHECK_EVERY ?? 10_000, buildsDir: parsed.BUILDS_DIR },
+    publishing: { checkEveryMs: parsed.PUBLISH_CHECK_EVERY ?? 10_000 },
   };
 }
 
@@ -283,19 +282,60 @@ function stripeApiBase(
   return { host: base.hostname.replace(/^\[(.*)\]$/, '$1'), port, protocol };
 }
 
-/** The shipping port: Shippo when SHIPPO_API_KEY is set, else the embedded rate table (spec rules, test labels). */
+/**
+ * The shipping port: Shippo when SHIPPO_API_KEY is set, else the embedded rate table (spec rules, test labels).
+ * SHIPPO_API_BASE, for tests and mocks only, sends its calls to a local server that speaks Shippo's wire format
+ * (tests/mocks/shippo.ts): with a test token, and to this machine only.
+ */
 function shippingConfig(env: NodeJS.ProcessEnv) {
   const apiKey = (env.SHIPPO_API_KEY ?? '').trim();
-  if (apiKey === '') return { kind: 'rate-table' } as const;
+  const rawBase = (env.SHIPPO_API_BASE ?? '').trim();
+  if (apiKey === '') {
+    if (rawBase !== '') throw new Error('SHIPPO_API_BASE is set but SHIPPO_API_KEY is not: set the key too, or unset it.');
+    return { kind: 'rate-table' } as const;
+  }
   // Catches a pasted publishable or OAuth value early: the adapter sends the key as a ShippoToken.
   if (!/^shippo_(live|test)_\w+$/.test(apiKey)) {
     throw new Error('SHIPPO_API_KEY must be a Shippo API token (shippo_live_… or shippo_test_…)');
   }
-  return { kind: 'shippo', apiKey } as const;
+  if (rawBase === '') return { kind: 'shippo', apiKey } as const;
+  if (apiKey.startsWith('shippo_live_')) {
+    throw new Error('SHIPPO_API_BASE is for tests and mocks only: it is refused with a live token (shippo_live_…).');
+  }
+  return { kind: 'shippo', apiKey, apiBase: loopbackOrigin('SHIPPO_API_BASE', rawBase) } as const;
 }
 
-const GEOAPIFY_BASE_ERROR = 'GEOAPIFY_API_BASE must be an http:// or https:// origin, such as http://127.0.0.1:4599';
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * A tests-only API base as an origin on this machine, or a start-up error naming `name`: the key goes wherever the
+ * base points, so a typo must not hand it to another host.
+ */
+function loopbackOrigin(name: string, raw: string): string {
+  const malformed = `${name} must be an http:// or https:// origin, such as http://127.0.0.1:4599`;
+  let base: URL;
+  try {
+    base = new URL(raw);
+  } catch {
+    throw new Error(malformed);
+  }
+  if (
+    !['http:', 'https:'].includes(base.protocol) ||
+    base.pathname !== '/' ||
+    base.search ||
+    base.hash ||
+    base.username ||
+    base.password
+  ) {
+    throw new Error(malformed);
+  }
+  if (!LOOPBACK_HOSTS.has(base.hostname)) {
+    throw new Error(
+      `${name} is for tests and mocks only: it must point to this machine (127.0.0.1, localhost or [::1]), since the API key goes wherever it points.`,
+    );
+  }
+  return base.origin;
+}
 
 /**
  * The address-suggestions port: Geoapify when GEOAPIFY_API_KEY is set, else none (the address form works by hand).
@@ -317,26 +357,5 @@ function addressConfig(env: NodeJS.ProcessEnv) {
     throw new Error("GEOAPIFY_API_KEY must be a Geoapify API key (letters and digits, as shown in Geoapify's MyProjects)");
   }
   if (rawBase === '') return { kind: 'geoapify', apiKey } as const;
-  let base: URL;
-  try {
-    base = new URL(rawBase);
-  } catch {
-    throw new Error(GEOAPIFY_BASE_ERROR);
-  }
-  if (
-    !['http:', 'https:'].includes(base.protocol) ||
-    base.pathname !== '/' ||
-    base.search ||
-    base.hash ||
-    base.username ||
-    base.password
-  ) {
-    throw new Error(GEOAPIFY_BASE_ERROR);
-  }
-  if (!LOOPBACK_HOSTS.has(base.hostname)) {
-    throw new Error(
-      'GEOAPIFY_API_BASE is for tests and mocks only: it must point to this machine (127.0.0.1, localhost or [::1]), since the API key goes wherever it points.',
-    );
-  }
-  return { kind: 'geoapify', apiKey, apiBase: base.origin } as const;
+  return { kind: 'geoapify', apiKey, apiBase: loopbackOrigin('GEOAPIFY_API_BASE', rawBase) } as const;
 }

@@ -39,6 +39,16 @@ export const LIMITS = {
   addressSuggestionsPerAddress: { limit: 120, windowSeconds: 600 },
   /** Payments opened (each is a row here and an intent at the processor): a shopper retrying has room, a script not. */
   checkoutsPerAddress: { limit: 30, windowSeconds: 600 },
+  /**
+   * Discount codes checked (the cart drawer checks its code again as the cart changes): room for a shopper editing a
+   * cart, not for a script.
+   */
+  discountChecksPerAddress: { limit: 120, windowSeconds: 600 },
+  /**
+   * Codes tried that do not exist (in the drawer or at payment): a shopper's typos have room; guessing the shop's codes
+   * one after another does not. A check of a code that exists takes its hit back.
+   */
+  discountGuessesPerAddress: { limit: 10, windowSeconds: 600 },
   /** Subscribe and unsubscribe requests by one shopper. */
   newsletterPerShopper: { limit: 10, windowSeconds: 600 },
   /**

@@ -222,6 +222,29 @@ describe('Shippo adapter: labels (transactions.create) against a fake speaking S
     expect(fake.requests.filter((r) => r.path === '/shipments')).toHaveLength(2);
   });
 
+  it('buys for a changed address from a fresh quote to it, never the rate quoted for the old one', async () => {
+    const request = await chosenRate('Priority Mail');
+    const moved: Address = { ...to, street1: '1 Dr Carlton B Goodlett Pl', zip: '94102' };
+    // A label the lost answer of an attempt for the old address bought is not taken for the new one.
+    fake.buyButLoseAnswer();
+    await expect(shippo().buyLabel(request)).rejects.toThrow('HTTP 504');
+    fake.requests.length = 0;
+
+    const label = await shippo().buyLabel({ ...request, to: moved, addressKey: '0a1b2c3d' });
+    const [quote] = fake.requests.filter((r) => r.path === '/shipments');
+    expect(quote?.body).toMatchObject({ address_to: { street1: '1 Dr Carlton B Goodlett Pl', zip: '94102' } });
+    expect(purchases()).toHaveLength(1);
+    expect(purchases()[0]?.body).toMatchObject({
+      rate: label.rateId,
+      metadata: `Order ${request.orderNumber} to address 0a1b2c3d`,
+    });
+    expect(label.rateId).not.toBe(request.rate.id);
+    // A retry after this purchase finds it by the new address's reference and buys nothing more.
+    const again = await shippo().buyLabel({ ...request, to: moved, addressKey: '0a1b2c3d' });
+    expect(again.trackingNumber).toBe(label.trackingNumber);
+    expect(purchases()).toHaveLength(1);
+  });
+
   it('never buys again after a server error: the label may have been bought, so the caller retries later', async () => {
     const request = await chosenRate();
     const before = fake.labels.length;

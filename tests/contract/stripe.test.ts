@@ -2,6 +2,11 @@
 // adapter sends (form fields, idempotency keys) and how it reads Stripe's answers and errors into the port's types.
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordOrder } from '@/features/checkout/order.server';
+import { quoteRates } from '@/features/checkout/rates.server';
+import { startCheckout } from '@/features/checkout/start-checkout.server';
+import { taxCents } from '@/lib/pricing';
+import type { Database } from '@/server/db/database.server';
 import {
   IdempotencyKeyReusedError,
   IntentNotFoundError,
@@ -11,7 +16,10 @@ import {
   WebhookSignatureError,
 } from '@/server/payments/payments.port';
 import { createStripePayments } from '@/server/payments/stripe.server';
+import { createRateTableShipping } from '@/server/shipping/rate-table.server';
+import { freshDatabase } from '../db/test-database';
 import { type FakeStripe, startFakeStripe } from '../mocks/stripe';
+import { loadCatalogueIndex } from '../unit/load-catalogue';
 
 const WEBHOOK_SECRET = 'whsec_contract_test';
 
@@ -283,5 +291,62 @@ describe('Stripe webhooks', () => {
     for (const [what, body, header] of cases) {
       expect(() => payments.parseWebhook(body, header), what).toThrow(WebhookSignatureError);
     }
+  });
+});
+
+describe('a discounted checkout through the Stripe adapter', () => {
+  // The shop's own checkout on a real database (PGlite, or PostgreSQL with TEST_DATABASE_URL), paying through the
+  // Stripe adapter: what Stripe is asked to charge is the discounted total, and the order records exactly that.
+  let db: Database & { url?: string };
+  beforeAll(async () => {
+    db = await freshDatabase();
+    await db.query(`insert into public.discount_codes (code, kind, percent) values ('STRIPE15', 'percent', 15)`);
+  }, 60_000);
+  afterAll(async () => db?.close());
+
+  it('asks Stripe for the discounted total (tax on the discounted subtotal), and records the order at what was charged', async () => {
+    const catalogue = loadCatalogueIndex();
+    const address = {
+      name: 'Ada L',
+      email: 'ada@example.com',
+      street1: '1 Main St',
+      city: 'Austin',
+      state: 'TX',
+      zip: '78701',
+      country: 'US' as const,
+    };
+    const lines = [{ productId: 7, quantity: 3, selectedColor: null, selectedSize: null }];
+    const quoted = await quoteRates(db, createRateTableShipping(), catalogue, { toAddress: address, lines });
+    if (!quoted.ok) throw new Error(quoted.message);
+    const body = { lines, address, rateId: quoted.rates[0]?.id ?? '', discountCode: 'stripe15' };
+    const plain = await startCheckout(db, payments, catalogue, null, { ...body, discountCode: null });
+    const started = await startCheckout(db, payments, catalogue, null, body);
+    if (!started.ok || !plain.ok) throw new Error('checkout refused');
+    const subtotal = 3 * (catalogue.get(7)?.priceCents ?? 0);
+    const discount = Math.floor((subtotal * 15 + 50) / 100);
+    expect(started.totals).toMatchObject({
+      subtotalCents: subtotal,
+      discountCents: discount,
+      taxCents: taxCents(subtotal - discount),
+    });
+    expect(started.totals.totalCents).toBeLessThan(plain.totals.totalCents);
+    expect(lastRequest()).toMatchObject({
+      method: 'POST',
+      path: '/v1/payment_intents',
+      body: { amount: String(started.totals.totalCents) },
+    });
+
+    fake.succeed(started.paymentIntentId);
+    const recorded = await recordOrder(db, payments, started.paymentIntentId);
+    if (!recorded.ok) throw new Error(recorded.message);
+    const [order] = await db.query<{ total_cents: number; discount_cents: number; discount_code: string }>(
+      'select total_cents, discount_cents, discount_code from public.orders where id = $1',
+      [recorded.order.id],
+    );
+    expect(order).toEqual({
+      total_cents: fake.intent(started.paymentIntentId)?.amount,
+      discount_cents: discount,
+      discount_code: 'STRIPE15',
+    });
   });
 });

@@ -60,6 +60,7 @@ const deps = (over: Partial<AdminOrderDeps> = {}): AdminOrderDeps => ({
     nudges++;
   },
   timeZone: 'America/New_York',
+  catalogue: async () => catalogue,
   ...over,
 });
 
@@ -96,14 +97,25 @@ async function admin(): Promise<Account> {
 
 /** An order bought through the checkout and paid with a card that succeeds (a guest's when `userId` is null). */
 type Line = { productId: number; quantity: number; selectedColor: string | null; selectedSize: string | null };
-async function buy(userId: string | null = null, name = 'Grace Hopper', email = 'grace@example.com', lines: Line[] = [soap]) {
+async function buy(
+  userId: string | null = null,
+  name = 'Grace Hopper',
+  email = 'grace@example.com',
+  lines: Line[] = [soap],
+  discountCode?: string,
+) {
   const processor = payments();
   const address = { name, email, street1: '12 Bull St', city: 'Savannah', state: 'GA', zip: '31401', country: 'US' as const };
   const quoted = await quoteRates(db, createRateTableShipping(), catalogue, { toAddress: address, lines });
   if (!quoted.ok) throw new Error(quoted.message);
   const rate = quoted.rates[0];
   if (!rate) throw new Error('no rate');
-  const started = await startCheckout(db, processor, catalogue, userId, { lines, address, rateId: rate.id });
+  const started = await startCheckout(db, processor, catalogue, userId, {
+    lines,
+    address,
+    rateId: rate.id,
+    ...(discountCode ? { discountCode } : {}),
+  });
   if (!started.ok) throw new Error(started.message);
   await processor.confirm(started.clientSecret, card);
   const recorded = await recordOrder(db, processor, started.paymentIntentId, { userId });
@@ -343,6 +355,68 @@ describe(`refunds on ${TEST_DATABASE_KIND}`, () => {
     expect(detail?.refunds.map((r) => r.amountCents)).toEqual([500, order.totalCents - 500]);
     expect(detail?.refunds.every((r) => r.adminEmail === OWNER)).toBe(true);
     expect(await actionsFor(order.id)).toHaveLength(2);
+  });
+
+  it('refunds lines of a discounted order: what was paid for them, net of their discount share, with the tax on that', async () => {
+    const me = await admin();
+    await db.query(`insert into public.discount_codes (code, kind, percent) values ('REFUND20', 'percent', 20)`);
+    const order = await buy(null, 'Grace Hopper', 'grace@example.com', [soap, oil], 'REFUND20');
+    const items = await db.query<{
+      id: string;
+      product_id: number;
+      price_cents: number;
+      quantity: number;
+      discount_cents: number;
+    }>(
+      `select id::text, product_id, price_cents, quantity, discount_cents from public.order_items where order_id = $1 order by id`,
+      [order.id],
+    );
+    const oilLine = items.find((i) => i.product_id === 6);
+    const soapLine = items.find((i) => i.product_id === 7);
+    if (!oilLine || !soapLine) throw new Error('no lines');
+    expect(oilLine.discount_cents).toBeGreaterThan(0);
+    // One of the two oils: its price less half the line's discount (rounded down), and 8.9 % tax on that.
+    const oneOil = oilLine.price_cents - Math.floor(oilLine.discount_cents / 2);
+    const first = await read(
+      adminOrderRefund(deps(), request({ lines: [{ itemId: oilLine.id, quantity: 1 }] }), me.jar(), order.id),
+    );
+    expect(first).toMatchObject({ status: 200, body: { changed: true, refundedCents: oneOil + Math.round(oneOil * 0.089) } });
+    // More than is left of a line is refused in words, and changes nothing.
+    expect(
+      await read(adminOrderRefund(deps(), request({ lines: [{ itemId: oilLine.id, quantity: 2 }] }), me.jar(), order.id)),
+    ).toMatchObject({ status: 400, body: { error: { code: 'invalid_lines', message: expect.stringContaining('At most 1') } } });
+    expect(
+      await read(
+        adminOrderRefund(deps(), request({ amountCents: 5, lines: [{ itemId: oilLine.id, quantity: 1 }] }), me.jar(), order.id),
+      ),
+    ).toMatchObject({ status: 400 });
+    expect(
+      await read(
+        adminOrderRefund(deps(), request({ restock: true, lines: [{ itemId: oilLine.id, quantity: 1 }] }), me.jar(), order.id),
+      ),
+    ).toMatchObject({ status: 400 });
+    // The rest of the lines: together every refund gives back all the goods less the discount, and exactly the order's tax.
+    await read(
+      adminOrderRefund(
+        deps(),
+        request({
+          lines: [
+            { itemId: oilLine.id, quantity: 1 },
+            { itemId: soapLine.id, quantity: 1 },
+          ],
+        }),
+        me.jar(),
+        order.id,
+      ),
+    );
+    const [money] = await db.query<{ refunded: number; goods: number; tax: number; shipping: number; total: number }>(
+      `select (select sum(amount_cents)::int from public.order_refunds where order_id = o.id) as refunded,
+              o.subtotal_cents - o.discount_cents as goods, o.tax_cents as tax, o.shipping_cents as shipping, o.total_cents as total
+         from public.orders o where o.id = $1`,
+      [order.id],
+    );
+    expect(money?.refunded).toBe((money?.goods ?? 0) + (money?.tax ?? 0));
+    expect(money?.refunded).toBe((money?.total ?? 0) - (money?.shipping ?? 0));
   });
 
   it('tells the shopper of each refund and of a cancellation, once each, through the outbox', async () => {
@@ -647,7 +721,7 @@ describe(`packing slips on ${TEST_DATABASE_KIND}`, () => {
   const slips = (jar: CookieJar, ...ids: string[]) =>
     adminPackingSlips(deps(), jar, new Request(`${SHOP}/api/admin/packing-slips?${ids.map((id) => `id=${id}`).join('&')}`));
 
-  it('one PDF, a page per ticked order in the order ticked: number, ship-to, items with colour, size and quantity', async () => {
+  it('one PDF, a page per ticked order in the order ticked: number, ship-to, items with SKU, shown colour, size and quantity', async () => {
     const me = await admin();
     const first = await buy(null, 'Grace Hopper', 'grace@example.com', [soap, oil]);
     const second = await buy(null, 'Grace Hopper', 'grace@example.com', [
@@ -665,8 +739,11 @@ describe(`packing slips on ${TEST_DATABASE_KIND}`, () => {
     expect(b).toBeGreaterThan(a);
     expect(text).toEqual(expect.arrayContaining(['PACKING SLIP', 'SHIP TO', 'Grace Hopper', '12 Bull St', 'Savannah, GA 31401']));
     expect(text).toEqual(
-      expect.arrayContaining(['Clinical Scrubs', 'powder-blue, M', '2', 'Kojic Acid Soap', 'Thank you, Grace Hopper.']),
+      expect.arrayContaining(['Clinical Scrubs', 'Powder Blue, M', '2', 'Kojic Acid Soap', 'Thank you, Grace Hopper.']),
     );
+    // The colour as the shop shows it, never its internal key; the SKU the packer picks by.
+    expect(text).not.toContain('powder-blue, M');
+    expect(text).toEqual(expect.arrayContaining([`SKU ${catalogue.get(3)?.sku}`, `SKU ${catalogue.get(7)?.sku}`]));
     // No prices: a slip travels with gifts too.
     expect(text.join(' ')).not.toMatch(/\$\d/);
   });

@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { z } from 'astro/zod';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { type AdminCaller, type AdminDeps, adminOf } from '@/features/admin/admin.server';
+import { catalogueIndex, isFinalSale } from '@/features/catalogue/catalogue';
+import { productSchema } from '@/features/catalogue/product.schema';
 import {
   createProduct,
   productForm,
@@ -12,8 +15,11 @@ import {
   uploadPicture,
 } from '@/features/editor/catalogue-edit.server';
 import { catalogueFiles } from '@/features/editor/catalogue-files.server';
+import { fromInputs, toInputs } from '@/features/editor/catalogue-form';
 import { catalogueSaveRoute, editorsSetRoute } from '@/features/editor/catalogue-routes.server';
+import { catalogueSnapshot } from '@/features/editor/catalogue-snapshot.server';
 import { type EditorCaller, editorFor, editorOf, setEditorRole } from '@/features/editor/editors.server';
+import { productData } from '@/features/editor/product-text';
 import { publishState } from '@/features/editor/publish.server';
 import type { CookieJar } from '@/server/auth/auth.port';
 import { createBuiltInAuth } from '@/server/auth/builtin.server';
@@ -118,13 +124,14 @@ describe(`the editor role on ${TEST_DATABASE_KIND}`, { timeout: 30_000 }, () => 
     expect(await adminOf(deps, editorJar)).toBeNull();
   });
 
-  it('only an admin reaches the role endpoint: an editor gets the stranger’s 404', async () => {
+  it('only an admin reaches the role endpoint: an editor is told they have catalogue access only', async () => {
     const { deps } = await team();
     const person = await signedIn('pushy-editor');
     const { admin } = await team();
     await setEditorRole(admin, person.email, true);
     const res = await editorsSetRoute(deps, post('/api/admin/editors', { email: person.email, editor: false }), person.jar);
-    expect(res.status).toBe(404);
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ error: { code: 'catalogue_only' } });
     expect(await editorOf(deps, person.jar)).not.toBeNull();
   });
 });
@@ -144,17 +151,13 @@ describe(`saving the catalogue on ${TEST_DATABASE_KIND}`, { timeout: 30_000 }, (
     expect((await publishState(db)).unpublishedSaves).toBeGreaterThan(0);
   });
 
-  it('refuses a price with three decimals with the schema’s message, and saves nothing', async () => {
+  it('refuses a price with three decimals in words, beside the price, and saves nothing', async () => {
     const { editor } = await team();
     const form = await asService(db, (tx) => productForm(tx, SCRUBS));
     const before = await revisions();
     const result = await saveProduct(editor, SCRUBS, { base: form?.revision ?? 0, fields: { price: 29.999 } });
-    expect(result).toEqual({
-      ok: false,
-      status: 400,
-      code: 'invalid_product',
-      message: 'price: price must have at most two decimals',
-    });
+    const message = 'Price can have at most two decimals (whole cents), for example 29.99.';
+    expect(result).toEqual({ ok: false, status: 400, code: 'invalid_product', message, problems: [{ field: 'price', message }] });
     expect(await revisions()).toBe(before);
   });
 
@@ -202,7 +205,7 @@ describe(`saving the catalogue on ${TEST_DATABASE_KIND}`, { timeout: 30_000 }, (
     expect(await saveProduct(editor, oil, { base: oilForm?.revision ?? 0, fields: { sku: 'AUR-FRESH-1' } })).toMatchObject({
       ok: false,
       status: 400,
-      message: `sku: AUR-FRESH-1 is already the SKU of content/products/${soap}; SKUs must be unique.`,
+      problems: [{ field: 'sku', message: 'This SKU is already used by Kojic Acid Soap.' }],
     });
   });
 
@@ -247,7 +250,7 @@ describe(`saving the catalogue on ${TEST_DATABASE_KIND}`, { timeout: 30_000 }, (
     expect(await undoSave(editor, renamed.revision)).toMatchObject({
       ok: false,
       status: 400,
-      message: expect.stringMatching(/^This save cannot be undone now: sku: .* SKUs must be unique\.$/),
+      message: `This save cannot be undone now. It would bring back the SKU ${aSku}, which 12-Herb Hair Oil now uses.`,
     });
     expect(await revisions()).toBe(before);
   });
@@ -289,19 +292,24 @@ describe(`saving the catalogue on ${TEST_DATABASE_KIND}`, { timeout: 30_000 }, (
     });
     expect(missing).toMatchObject({
       ok: false,
-      message: 'images: ./images/not-there.png is not in content/products/images/ (upload it first).',
+      problems: [
+        {
+          field: `images.${images.length}.src`,
+          message: `Picture ${images.length + 1} (not-there.png) is not among the shop’s pictures: upload it again, or choose another.`,
+        },
+      ],
     });
     const used = await saveProduct(editor, file, {
       base: form?.revision ?? 0,
       fields: { images: [...images, { src: uploaded.src, alt: 'The jar from the side' }] },
     });
-    expect(used).toMatchObject({ ok: true, saved: true, summary: 'images changed' });
+    expect(used).toMatchObject({ ok: true, saved: true, summary: `pictures: added ${uploaded.name}` });
   });
 
   it('a new product starts as a copy of another, with the next free id, its own name and SKU, no likes or reviews', async () => {
     const { editor } = await team();
     const taken = await createProduct(editor, { from: '07-kojic-acid-soap.md', name: 'Rose Soap', sku: 'AUR-VCBC-8OZ' });
-    expect(taken).toMatchObject({ ok: false, status: 400, message: expect.stringContaining('SKUs must be unique') });
+    expect(taken).toMatchObject({ ok: false, status: 400, message: 'This SKU is already used by Vitamin C Body Cream.' });
     const created = await createProduct(editor, { from: '07-kojic-acid-soap.md', name: 'Rose Soap', sku: 'AUR-ROSE-1' });
     expect(created).toMatchObject({ ok: true, file: '10-rose-soap.md', slug: '10-rose-soap', id: 10 });
     const form = await asService(db, (tx) => productForm(tx, '10-rose-soap.md'));
@@ -316,6 +324,60 @@ describe(`saving the catalogue on ${TEST_DATABASE_KIND}`, { timeout: 30_000 }, (
     expect((await catalogueFiles(db)).has('10-rose-soap.md')).toBe(true);
     // The save that created it has nothing before it to go back to.
     expect(await undoSave(editor, created.ok ? created.revision : 0)).toMatchObject({ ok: false, code: 'cannot_undo' });
+  });
+
+  it('final sale: the form’s box marks a product, the publish builds it so, and unticking it takes it back', async () => {
+    const { editor, deps, editorJar } = await team();
+    const file = '02-turmeric-body-butter.md';
+    const form = await asService(db, (tx) => productForm(tx, file));
+    if (!form) throw new Error('no form');
+    // The seed files say finalSale as Keystatic writes it; one without the field counts as false.
+    expect(form.fields.finalSale ?? false).toBe(false);
+    // The whole form as the island sends it, the box unticked: nothing is written.
+    const inputs = toInputs(form.fields);
+    expect(inputs.finalSale).toBe(false);
+    const send = (finalSale: boolean, base: number) => {
+      const sent = fromInputs({ ...inputs, finalSale }, form.fields);
+      if (!('fields' in sent)) throw new Error(sent.problems[0]?.message);
+      return saveProduct(editor, file, saveBody.parse({ base, fields: sent.fields }));
+    };
+    expect(await send(false, form.revision)).toMatchObject({ ok: true, saved: false });
+    const marked = await send(true, form.revision);
+    expect(marked).toMatchObject({ ok: true, saved: true, summary: 'marked final sale' });
+    if (!marked.ok) throw new Error(marked.message);
+    // What a publish of that save builds: the build's schema reads it as final sale, and so does the server's index.
+    const built = (await catalogueSnapshot(db, marked.revision)).files.get(file) ?? '';
+    expect(built).toContain('\nfinalSale: true\n');
+    const product = productSchema(z.string()).parse(productData(built));
+    expect(product.finalSale).toBe(true);
+    expect(
+      isFinalSale(
+        catalogueIndex([product], () => ''),
+        product.id,
+      ),
+    ).toBe(true);
+    // Not a boolean: refused at the endpoint, nothing saved.
+    const before = await revisions();
+    const res = await catalogueSaveRoute(
+      deps,
+      post(`/api/admin/catalogue/products/${file.replace('.md', '')}`, { base: marked.revision, fields: { finalSale: 'yes' } }),
+      editorJar,
+      file.replace('.md', ''),
+    );
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      error: {
+        code: 'invalid_request',
+        message: 'Final sale must be ticked or not ticked.',
+        field: 'finalSale',
+        problems: [{ field: 'finalSale', message: 'Final sale must be ticked or not ticked.' }],
+      },
+    });
+    expect(await revisions()).toBe(before);
+    const unmarked = await send(false, marked.revision);
+    expect(unmarked).toMatchObject({ ok: true, saved: true, summary: 'no longer final sale' });
+    const after = productSchema(z.string()).parse(productData(await textOf(file)));
+    expect(after.finalSale).toBe(false);
   });
 
   it('colours: one renamed, one added (hasColors follows the list), and a product without colours gains none by a save', async () => {

@@ -35,21 +35,29 @@ async function save(file: string, fields: Record<string, unknown>): Promise<Save
   return saveProduct(await editor(), file, saveBody.parse({ base: form?.revision ?? 0, fields }));
 }
 
-/** A refused save: 400 with these words, and nothing saved. */
-async function refused(file: string, fields: Record<string, unknown>, message: string) {
+/** A refused save: 400 with these words beside `field`, and nothing saved. */
+async function refused(file: string, fields: Record<string, unknown>, field: string, message: string) {
   const before = await revisions();
-  expect(await save(file, fields)).toEqual({ ok: false, status: 400, code: 'invalid_product', message });
+  expect(await save(file, fields)).toEqual({
+    ok: false,
+    status: 400,
+    code: 'invalid_product',
+    message,
+    problems: [{ field, message }],
+  });
   expect(await revisions()).toBe(before);
 }
 
 describe(`prices and weights an editor saves, on ${TEST_DATABASE_KIND}`, { timeout: 30_000 }, () => {
   it('a price of nothing, or more than five of it can be charged in one payment, is refused in words and saves nothing', async () => {
-    for (const price of [1e-9, 0, 0.001, -45]) await refused(OIL, { price }, 'price: price must be at least $0.01');
+    for (const price of [0, -45]) await refused(OIL, { price }, 'price', 'Price must be more than $0.00.');
+    for (const price of [1e-9, 0.001]) await refused(OIL, { price }, 'price', 'Price must be at least $0.01.');
     for (const price of [30_000_000, 1e20, 183_471.08]) {
       await refused(
         OIL,
         { price },
-        'price: price must be at most $183,471.07: five of it, with tax and shipping, must fit in one card payment (at most $999,999.99)',
+        'price',
+        'Price can be at most $183,471.07: five of it, with tax and shipping, must fit in one card payment (at most $999,999.99).',
       );
     }
     expect(await save(OIL, { price: 183_471.07 })).toMatchObject({ ok: true, saved: true, summary: 'price $35.00 → $183471.07' });
@@ -57,9 +65,14 @@ describe(`prices and weights an editor saves, on ${TEST_DATABASE_KIND}`, { timeo
   });
 
   it('a weight of nothing, or more than five of it fit in the shop’s parcel, is refused in words', async () => {
-    for (const weight of [1e-9, 0, -1]) await refused(OIL, { weight }, 'weight: weight must be at least 0.01 lb');
+    for (const weight of [1e-9, 0, -1]) await refused(OIL, { weight }, 'weight', 'Shipping weight must be at least 0.01 lb.');
     for (const weight of [1e20, 30.5]) {
-      await refused(OIL, { weight }, 'weight: weight must be at most 30 lb: five of it must fit in one parcel (at most 150 lb)');
+      await refused(
+        OIL,
+        { weight },
+        'weight',
+        'Shipping weight can be at most 30 lb: five of it must fit in one parcel (at most 150 lb).',
+      );
     }
     expect(await save(OIL, { weight: 30 })).toMatchObject({ ok: true, saved: true });
   });
@@ -73,7 +86,8 @@ describe(`colour keys, on ${TEST_DATABASE_KIND}`, { timeout: 30_000 }, () => {
     await refused(
       SCRUBS,
       { colors: [{ ...blue, value: 'blue-two' }, ...rest] },
-      'colours: the key of “Blue” (blue) cannot change: carts, stock counts and orders know the colour by it. Change its name or swatch instead; to sell another colour, add it as a new colour.',
+      'colors',
+      'Colour “Blue” keeps its key (blue): carts, stock counts and orders know the colour by it. Change its name or swatch instead; to sell another colour, add it as a new colour.',
     );
     expect(await save(SCRUBS, { colors: [{ ...blue, name: 'Cobalt', hex: '#2a5fb8' }, ...rest] })).toMatchObject({
       ok: true,
@@ -90,13 +104,14 @@ describe(`colour keys, on ${TEST_DATABASE_KIND}`, { timeout: 30_000 }, () => {
     const colours = await coloursOf();
     const withoutGrey = colours.filter((c) => c.value !== 'grey');
     const message =
-      'colours: “Grey” cannot be removed while the shop counts its stock (4 on hand): the counts would apply to nothing. Ask the shop’s owner to clear its counts on the Stock page first, then remove it.';
-    await refused(SCRUBS, { colors: withoutGrey }, message);
+      '“Grey” cannot be removed while the shop counts its stock (4 on hand): the counts would apply to nothing. Ask the shop’s owner to clear its counts on the Stock page first, then remove it.';
+    await refused(SCRUBS, { colors: withoutGrey }, 'colors', message);
     // Renaming is no way round it: the key is the colour.
     await refused(
       SCRUBS,
       { colors: colours.map((c) => (c.value === 'grey' ? { ...c, value: 'slate' } : c)) },
-      'colours: the key of “Grey” (grey) cannot change: carts, stock counts and orders know the colour by it. Change its name or swatch instead; to sell another colour, add it as a new colour.',
+      'colors',
+      'Colour “Grey” keeps its key (grey): carts, stock counts and orders know the colour by it. Change its name or swatch instead; to sell another colour, add it as a new colour.',
     );
     await service(`delete from public.stock_levels where product_id = 3 and color = 'grey'`);
     expect(await save(SCRUBS, { colors: withoutGrey })).toMatchObject({ ok: true, saved: true, notice: null });
@@ -144,7 +159,14 @@ describe(`colour keys, on ${TEST_DATABASE_KIND}`, { timeout: 30_000 }, () => {
       status: 400,
       code: 'invalid_product',
       message:
-        'This save cannot be undone now: colours: “Wine” cannot be removed while the shop counts its stock (6 on hand): the counts would apply to nothing. Ask the shop’s owner to clear its counts on the Stock page first, then remove it.',
+        'This save cannot be undone now. “Wine” cannot be removed while the shop counts its stock (6 on hand): the counts would apply to nothing. Ask the shop’s owner to clear its counts on the Stock page first, then remove it.',
+      problems: [
+        {
+          field: 'colors',
+          message:
+            '“Wine” cannot be removed while the shop counts its stock (6 on hand): the counts would apply to nothing. Ask the shop’s owner to clear its counts on the Stock page first, then remove it.',
+        },
+      ],
     });
     expect(await revisions()).toBe(before);
   });

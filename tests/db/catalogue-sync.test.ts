@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { syncCatalogue } from '@/features/catalog/catalog-sync.server';
+import { syncCatalogue } from '@/features/catalogue/catalogue-sync.server';
 import { openPglite } from '@/server/db/pglite.server';
 import { asShopper } from '@/server/db/roles.server';
 import { loadCatalogue } from '../unit/load-catalogue';

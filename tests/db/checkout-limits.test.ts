@@ -5,8 +5,8 @@
  * never a 500 from the database's integer columns, and opens no payment and holds nothing.
  */
 import { describe, expect, it } from 'vitest';
-import type { CatalogueIndex, CatalogueItem } from '@/features/catalog/catalog';
-import { MAX_PRICE_CENTS } from '@/features/catalog/product.schema';
+import type { CatalogueIndex, CatalogueItem } from '@/features/catalogue/catalogue';
+import { MAX_PRICE_CENTS } from '@/features/catalogue/product.schema';
 import { FALLBACK_RATE_ID } from '@/features/checkout/checkout';
 import { parcelFor, quoteKey, quoteRates } from '@/features/checkout/rates.server';
 import { startCheckout } from '@/features/checkout/start-checkout.server';

@@ -62,7 +62,13 @@ const jobsFor = (orderId: string) =>
 describe(`recording an order on ${TEST_DATABASE_KIND}`, () => {
   it('prices the checkout on the server: $105 of goods, $16 to Georgia, $9.35 tax', async () => {
     const { started } = await pricedCheckout();
-    expect(started.totals).toEqual({ subtotalCents: 10_500, shippingCents: 1600, taxCents: 935, totalCents: 13_035 });
+    expect(started.totals).toEqual({
+      subtotalCents: 10_500,
+      discountCents: 0,
+      shippingCents: 1600,
+      taxCents: 935,
+      totalCents: 13_035,
+    });
     expect(started.amountCents).toBe(13_035);
   });
 
@@ -375,6 +381,39 @@ describe(`recording an order on ${TEST_DATABASE_KIND}`, () => {
     expect(shop?.html).toContain(`href="https://shop.example/admin/orders/${orderId}"`);
     expect(`${shop?.text}${shop?.html}`).not.toContain('token=');
     expect((await orderByToken(db, decodeURIComponent(token)))?.id).toBe(orderId);
+  });
+
+  it('records whether a line was bought as final sale (not read from the catalogue later): its page and e-mail say so', async () => {
+    const oil = { productId: 6, quantity: 1, selectedColor: null, selectedSize: null };
+    const { payments, started } = await pricedCheckout([oil, soap]);
+    await payments.confirm(started.clientSecret, card);
+    const recorded = await recordOrder(db, payments, started.paymentIntentId);
+    if (!recorded.ok) throw new Error(recorded.message);
+    const orderId = recorded.order.id;
+    const rows = await db.query<{ product_id: number; final_sale: boolean }>(
+      'select product_id, final_sale from public.order_items where order_id = $1 order by id',
+      [orderId],
+    );
+    expect(rows).toEqual([
+      { product_id: 6, final_sale: true },
+      { product_id: 7, final_sale: false },
+    ]);
+    const shopper = await newShopper(db, 'final-sale');
+    await db.query('update public.orders set user_id = $2 where id = $1', [orderId, shopper.sub]);
+    const page = await orderOfShopper(db, (fn) => asShopper(db, shopper, fn), orderId);
+    expect(page?.items.map((i) => [i.name, i.finalSale])).toEqual([
+      ['Turmeric Body Oil', true],
+      ['Kojic Acid Soap', false],
+    ]);
+    const sent: MailMessage[] = [];
+    const deps = { db, publicOrigin: 'https://shop.example', shopEmail: 'orders@shop.example' };
+    await orderEmailJob({ ...deps, mail: { name: 'capture', send: async (m) => void sent.push(m) } })({
+      orderId,
+      audience: 'customer',
+    });
+    expect(sent[0]?.text).toContain(
+      '1 × Turmeric Body Oil: $35.00 · Final sale: cannot be returned\n1 × Kojic Acid Soap: $15.00\n',
+    );
   });
 
   it('an apartment or suite reaches the order, its page, the label and the e-mails; the next checkout offers it', async () => {

@@ -63,6 +63,7 @@ describe(`order history on ${TEST_DATABASE_KIND}`, () => {
       createdAt: '2026-10-01T10:00:00.000Z',
       status: 'processing',
       totalCents: 2 * (soap?.priceCents ?? 0) + 1000,
+      discount: { code: null, discountCents: 0, offerCents: 0, freeShipping: false },
       trackingNumber: 'TRACK1',
       trackingUrl: null,
       estimatedDelivery: null,

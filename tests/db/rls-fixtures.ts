@@ -97,7 +97,7 @@ export function sqlstateOf(result: Attempt<Row>): string {
 // Rows ---------------------------------------------------------------------------------------------------------------
 
 /** A row's columns. jsonb values are given as JSON text; every value travels as a parameter. */
-export type Values = Readonly<Record<string, string | number | boolean | null | Uint8Array>>;
+export type Values = Readonly<Record<string, string | number | boolean | null | Uint8Array | readonly object[]>>;
 
 /** `insert into public.<table> (…) values ($1, …)` for the given values. */
 export function insertSql(table: string, values: Values, returning?: string): { text: string; params: unknown[] } {

@@ -120,6 +120,23 @@ const review = (user: string | null, productId: number, approved: boolean): Valu
   verified: false,
 });
 const newReview = (user: string | null): Values => ({ product_id: 303, user_id: user, rating: 4, comment: 'Fits well' });
+const returnRow = (orderId: string, id: string): Values => ({
+  id,
+  order_id: orderId,
+  request_key: id,
+  reason: 'changed_mind',
+  // An array, not its JSON text: postgres.js would store the text as a jsonb string.
+  items: [{ itemId: '1', quantity: 1, condition: null, receivedAt: null }],
+});
+/** The save a repository's change is found against (made before the sheet runs, kept by catalogue_revisions' scope). */
+const SEED_CHANGES_REVISION = 990_001;
+const seedChange = (file: string): Values => ({
+  file,
+  seed_sha256: 'a'.repeat(64),
+  seed_contents: '---\nid: 1\n---\n',
+  base_sha256: 'none',
+  revision_id: SEED_CHANGES_REVISION,
+});
 /** A time a shopper would like their row to have, rather than the database's. */
 const backdated = '2020-01-01T00:00:00Z';
 
@@ -536,6 +553,55 @@ const matrix = {
     update: { set: ['amount_cents = amount_cents * 2', `status = 'failed'`], expect: serverOnly.update },
     delete: serverOnly.delete,
   }),
+  // The admin's private notes: no shopper reads or writes one, not even a note on their own order or about themselves.
+  order_notes: policy({
+    key: 'body',
+    dependsOn: ['orders', 'order_items', 'order_labels'],
+    rows: { 'on A’s order': { order_id: orderA, body: 'Called about A', admin_id: B, admin_email: userB.email } },
+    select: serverOnly.select,
+    insert: {
+      rows: { row: { order_id: orderB, body: 'B writes a note', admin_email: userB.email } },
+      expect: serverOnly.insertExpect,
+    },
+    update: {
+      set: [`admin_email = 'someone@example.com'`, `created_at = created_at - interval '1 day'`],
+      expect: serverOnly.update,
+    },
+    delete: serverOnly.delete,
+  }),
+  customer_notes: policy({
+    key: 'body',
+    rows: {
+      'about A': { user_id: A, body: 'About A', admin_email: userB.email },
+      'about a guest': { email: 'guest@example.com', body: 'About a guest', admin_email: userB.email },
+    },
+    select: serverOnly.select,
+    insert: { rows: { row: { user_id: B, body: 'About B', admin_email: userB.email } }, expect: serverOnly.insertExpect },
+    update: { set: [`admin_email = 'someone@example.com'`], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
+  // Returns and their labels: server-only, as refunds are; a shopper reaches them through their order's pages.
+  order_returns: policy({
+    key: 'id::text',
+    dependsOn: ['orders', 'order_items', 'order_labels'],
+    rows: { 'A’s': returnRow(orderA, '00000000-0000-4000-8000-0000000000e1') },
+    select: serverOnly.select,
+    insert: { rows: { row: returnRow(orderB, '00000000-0000-4000-8000-0000000000e2') }, expect: serverOnly.insertExpect },
+    update: { set: [`status = 'refunded'`, 'refund_amount_cents = 100000'], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
+  return_labels: policy({
+    key: 'return_id::text',
+    dependsOn: ['orders', 'order_items', 'order_labels', 'order_returns'],
+    rows: { 'A’s': { return_id: '00000000-0000-4000-8000-0000000000e1', pdf: new TextEncoder().encode('%PDF-') } },
+    select: serverOnly.select,
+    insert: {
+      rows: { row: { return_id: '00000000-0000-4000-8000-0000000000e1', pdf: new Uint8Array([0]) } },
+      expect: serverOnly.insertExpect,
+    },
+    update: { set: [`pdf = '\\x01'::bytea`], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
   checkouts: policy({
     key: 'id::text',
     rows: {
@@ -644,6 +710,56 @@ const matrix = {
     update: { set: ['returned_at = now()', 'quantity = 100'], expect: serverOnly.update },
     delete: serverOnly.delete,
   }),
+  // Discounts (decision 009): codes, the offer and every use are the server's alone; a shopper learns one code's effect
+  // through the shop's endpoints, never the list of codes nor who used them.
+  discount_codes: policy({
+    key: 'code',
+    rows: {
+      percent: { id: '00000000-0000-4000-8000-0000000000d1', code: 'SAVE10', kind: 'percent', percent: 10, usage_limit: 10 },
+    },
+    select: serverOnly.select,
+    insert: { rows: { row: { code: 'FREESHIP', kind: 'free_shipping' } }, expect: serverOnly.insertExpect },
+    update: { set: ['percent = 100', 'usage_limit = 1000000'], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
+  discount_offer: policy({
+    key: 'id::text',
+    rows: { offer: { threshold_cents: 10_000, percent: 10 } },
+    select: serverOnly.select,
+    insert: { rows: { row: { threshold_cents: 0, percent: 100 } }, expect: serverOnly.insertExpect },
+    update: { set: ['active = true', 'percent = 100'], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
+  discount_redemptions: policy({
+    key: 'checkout_id::text',
+    dependsOn: ['checkouts', 'discount_codes'],
+    rows: {
+      'A’s checkout’s': {
+        code_id: '00000000-0000-4000-8000-0000000000d1',
+        checkout_id: '00000000-0000-4000-8000-0000000000c1',
+        user_id: A,
+        email_normalised: userA.email,
+        amount_cents: 100,
+        expires_at: '2030-01-01T00:00:00Z',
+      },
+    },
+    select: serverOnly.select,
+    insert: {
+      rows: {
+        row: {
+          code_id: '00000000-0000-4000-8000-0000000000d1',
+          checkout_id: '00000000-0000-4000-8000-0000000000c1',
+          user_id: B,
+          email_normalised: userB.email,
+          amount_cents: 100,
+          expires_at: '2030-01-01T00:00:00Z',
+        },
+      },
+      expect: serverOnly.insertExpect,
+    },
+    update: { set: [`state = 'released', released_at = now()`, 'amount_cents = 0'], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
   // The test processor's intents and refunds: client secrets and amounts are the payments adapter's alone.
   test_payment_intents: policy({
     key: 'id',
@@ -700,6 +816,8 @@ const matrix = {
   }),
   catalogue_revisions: policy({
     key: 'file',
+    // The save the repository's changes are found against (SEED_CHANGES_REVISION) stays.
+    scope: `id <> ${SEED_CHANGES_REVISION}`,
     rows: {
       'A’s draft': { file: 'a-draft.md', product_id: 1, contents: '---\nid: 1\n---\n', author_id: A, author_email: userA.email },
     },
@@ -741,6 +859,57 @@ const matrix = {
     update: { set: [`status = 'live'`, 'up_to_revision = 99'], expect: serverOnly.update },
     delete: serverOnly.delete,
   }),
+  catalogue_scheduled_publishes: policy({
+    key: 'scheduled_by_email',
+    rows: { 'A’s schedule': { run_at: '2030-01-01T05:00:00Z', scheduled_by_id: A, scheduled_by_email: userA.email } },
+    select: serverOnly.select,
+    insert: {
+      rows: { row: { run_at: '2030-01-01T05:00:00Z', scheduled_by_id: B, scheduled_by_email: userB.email } },
+      expect: serverOnly.insertExpect,
+    },
+    update: { set: [`run_at = now()`, `status = 'cancelled', cancelled_at = now()`], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
+  catalogue_releases: policy({
+    key: 'made_by',
+    rows: {
+      'a release': { key: 'a'.repeat(24), manifest: '{}', digest: 'b'.repeat(64), made_by: 'server-a', made_ms: 1 },
+    },
+    select: serverOnly.select,
+    insert: {
+      rows: { row: { key: 'c'.repeat(24), manifest: '{}', digest: 'd'.repeat(64), made_by: 'server-b', made_ms: 1 } },
+      expect: serverOnly.insertExpect,
+    },
+    update: { set: [`manifest = '{"v":2}'`, 'made_ms = 2'], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
+  catalogue_release_files: policy({
+    key: 'hash',
+    rows: { 'a file': { hash: 'e'.repeat(64), bytes: new TextEncoder().encode('<p>page</p>') } },
+    select: serverOnly.select,
+    insert: { rows: { row: { hash: 'f'.repeat(64), bytes: new TextEncoder().encode('x') } }, expect: serverOnly.insertExpect },
+    update: { set: [`bytes = '\\x00'::bytea`], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
+  catalogue_release_leases: policy({
+    key: 'holder',
+    rows: { 'a lease': { key: 'a'.repeat(24), holder: 'server-a', expires_at: '2030-01-01T00:00:00Z' } },
+    select: serverOnly.select,
+    insert: {
+      rows: { row: { key: 'c'.repeat(24), holder: 'server-b', expires_at: '2030-01-01T00:00:00Z' } },
+      expect: serverOnly.insertExpect,
+    },
+    update: { set: ['expires_at = now()', `expires_at = expires_at + interval '1 minute'`], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
+  catalogue_seed_changes: policy({
+    key: 'file',
+    rows: { 'a change': seedChange('a-product.md') },
+    select: serverOnly.select,
+    insert: { rows: { row: seedChange('b-product.md') }, expect: serverOnly.insertExpect },
+    update: { set: [`seed_contents = 'price: 1'`, `resolution = 'kept', resolved_at = now()`], expect: serverOnly.update },
+    delete: serverOnly.delete,
+  }),
 } satisfies Record<string, TablePolicy<string, string>>;
 
 type TableName = keyof typeof matrix;
@@ -753,6 +922,11 @@ beforeAll(async () => {
   db = await freshDatabase();
   await createUsers(db);
   await createProducts(db);
+  await db.query(
+    `insert into public.catalogue_revisions (id, file, product_id, contents, author_email)
+     overriding system value values ($1, 'a-product.md', 1, '---\nid: 1\n---\n', 'editor@example.com')`,
+    [SEED_CHANGES_REVISION],
+  );
 }, 60_000);
 afterAll(() => db?.close());
 

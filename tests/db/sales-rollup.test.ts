@@ -42,14 +42,30 @@ async function insertOrder(
   at: string,
   email: string,
   items: Item[],
-  { shipping = 500, tax = 100, status = 'processing' } = {},
+  { shipping = 500, tax = 100, status = 'processing', discount = 0, waived = 0 } = {},
 ): Promise<string> {
   const subtotal = items.reduce((n, i) => n + i.quantity * i.priceCents, 0);
+  // A discount or waived shipping is a code's (named TEST10): the order's checks want a code for either.
+  const code = discount > 0 || waived > 0 ? 'TEST10' : null;
   const [order] = await tx.query<{ id: string }>(
     `insert into public.orders (customer_email, customer_name, subtotal_cents, shipping_cents, tax_cents, total_cents,
-       payment_intent_id, shipping_address, shipping_method, status, created_at)
-     values ($1, 'Ann Lee', $2, $3, $4, $5, $6, '{}'::jsonb, '{}'::jsonb, $7, $8::text::timestamptz) returning id::text`,
-    [email, subtotal, shipping, tax, subtotal + shipping + tax, `pi_${randomUUID()}`, status, at],
+       payment_intent_id, shipping_address, shipping_method, status, created_at, discount_code, discount_cents,
+       shipping_discount_cents)
+     values ($1, 'Ann Lee', $2, $3, $4, $5, $6, '{}'::jsonb, '{}'::jsonb, $7, $8::text::timestamptz, $9, $10, $11)
+     returning id::text`,
+    [
+      email,
+      subtotal,
+      shipping,
+      tax,
+      subtotal - discount + shipping + tax,
+      `pi_${randomUUID()}`,
+      status,
+      at,
+      code,
+      discount,
+      waived,
+    ],
   );
   if (!order) throw new Error('no order');
   for (const i of items)
@@ -90,11 +106,14 @@ async function keptAndCounted(zone: string) {
     const kept = await tx.query(
       `select day::text, sum(orders)::int as orders, sum(revenue_cents)::bigint::text as revenue,
               sum(tax_cents)::text as tax, sum(shipping_cents)::text as shipping, sum(units)::text as units,
-              sum(cancelled)::int as cancelled, sum(refunds)::int as refunds, sum(refunded_cents)::text as refunded
+              sum(cancelled)::int as cancelled, sum(refunds)::int as refunds, sum(refunded_cents)::text as refunded,
+              sum(gross_cents)::text as gross, sum(discount_cents)::text as discount,
+              sum(shipping_discount_cents)::text as shipping_discount
          from app_private.sales_days
         group by day
        having (sum(orders), sum(revenue_cents), sum(tax_cents), sum(shipping_cents), sum(units), sum(cancelled),
-               sum(refunds), sum(refunded_cents)) <> (0, 0, 0, 0, 0, 0, 0, 0)
+               sum(refunds), sum(refunded_cents), sum(gross_cents), sum(discount_cents), sum(shipping_discount_cents))
+              <> (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         order by day`,
     );
     const counted = await tx.query(
@@ -111,7 +130,11 @@ async function keptAndCounted(zone: string) {
               (coalesce(sum((select count(*) from public.order_refunds r
                               where r.order_id = o.id and r.status in ('pending', 'succeeded'))), 0))::int as refunds,
               (coalesce(sum((select sum(r.amount_cents) from public.order_refunds r
-                              where r.order_id = o.id and r.status in ('pending', 'succeeded'))), 0))::text as refunded
+                              where r.order_id = o.id and r.status in ('pending', 'succeeded'))), 0))::text as refunded,
+              (coalesce(sum(o.subtotal_cents) filter (where o.status not in ('cancelled', 'canceled')), 0))::text as gross,
+              (coalesce(sum(o.discount_cents) filter (where o.status not in ('cancelled', 'canceled')), 0))::text as discount,
+              (coalesce(sum(o.shipping_discount_cents) filter (where o.status not in ('cancelled', 'canceled')), 0))::text
+                as shipping_discount
          from public.orders o group by 1 order by 1`,
       [zone],
     );
@@ -171,6 +194,9 @@ const zeroDay = (day: unknown) => ({
   cancelled: 0,
   refunds: 0,
   refunded: '0',
+  gross: '0',
+  discount: '0',
+  shipping_discount: '0',
 });
 
 async function expectTotalsMatchOrders(zone = NY) {
@@ -216,14 +242,17 @@ beforeAll(async () => {
   o.c = await place('2026-03-08T06:30:00Z', 'bob@example.com', [scrubs(1, 'navy', 'S')]);
   o.d = await place('2026-03-08T07:30:00Z', 'ann@example.com', [soap(3)]);
   o.e = await place('2026-03-10T05:30:00Z', 'cara@example.com', [soap(4), scrubs(1, 'blue', 'M')]);
+  // Discounted by a code: an amount off, and free shipping.
+  o.dc = await place('2026-03-07T15:00:00Z', 'lee@example.com', [soap(2), scrubs(1, 'navy', 'S')], { discount: 1150 });
+  o.fs = await place('2026-03-09T15:00:00Z', 'mo@example.com', [soap(1)], { shipping: 0, waived: 800 });
 }, 60_000);
 
 describe(`the sales day totals on ${TEST_DATABASE_KIND}`, { timeout: 60_000 }, () => {
   it('equal the orders’ figures as orders are placed, and the overview reads the same numbers from them', async () => {
     await expectTotalsMatchOrders();
     const [sevenDays] = await expectOverviewSameFromOrders();
-    // The totals are not all zero: the 7 days hold A, C, D and E.
-    expect(sevenDays?.current.orders).toBe(4);
+    // The totals are not all zero: the 7 days hold A, C, D and E, and the two discounted ones.
+    expect(sevenDays?.current.orders).toBe(6);
   });
 
   it('after partial refunds, a refund that failed and one pending that then succeeded or failed', async () => {
@@ -262,6 +291,24 @@ describe(`the sales day totals on ${TEST_DATABASE_KIND}`, { timeout: 60_000 }, (
     await expectTotalsMatchOrders();
     const [sevenDays] = await expectOverviewSameFromOrders();
     expect(sevenDays?.current.cancelled).toBe(3);
+  });
+
+  it('keeps the gross, the discount and the shipping waived, as orders are placed, changed and cancelled', async () => {
+    let kept = await expectTotalsMatchOrders();
+    expect(kept.days.find((d) => d.day === '2026-03-07')).toMatchObject({ gross: String(2 * 1200 + 4500), discount: '1150' });
+    expect(kept.days.find((d) => d.day === '2026-03-09')).toMatchObject({ shipping_discount: '800' });
+    // A discount changed on the order (no path of the shop does it; the totals follow whatever is written).
+    await asService(db, (tx) =>
+      tx.query(`update public.orders set discount_cents = 900, total_cents = total_cents + 250 where id = $1`, [o.dc]),
+    );
+    await expectTotalsMatchOrders();
+    await setStatus(o.fs ?? '', 'cancelled');
+    kept = await expectTotalsMatchOrders();
+    expect(kept.days.find((d) => d.day === '2026-03-09')?.shipping_discount ?? '0').toBe('0');
+    await setStatus(o.fs ?? '', 'processing');
+    const [sevenDays] = await expectOverviewSameFromOrders();
+    expect(sevenDays?.current).toMatchObject({ discountCents: 900, shippingDiscountCents: 800 });
+    expect(sevenDays?.current.netSalesCents).toBe((sevenDays?.current.grossCents ?? 0) - 900);
   });
 
   it('keeps each product and variant named as its latest piece sold, when that order is cancelled too', async () => {

@@ -62,23 +62,39 @@ async function place(
   at: string,
   email: string,
   items: Item[],
-  { name = 'Ann Lee', shipping = 0, tax = 0, status = 'processing' } = {},
+  { name = 'Ann Lee', shipping = 0, tax = 0, status = 'processing', code = null as string | null, discount = 0, waived = 0 } = {},
 ): Promise<string> {
   const subtotal = items.reduce((n, i) => n + i.quantity * i.priceCents, 0);
   return asService(db, async (tx) => {
     const [order] = await tx.query<{ id: string }>(
       `insert into public.orders (customer_email, customer_name, subtotal_cents, shipping_cents, tax_cents, total_cents,
-         payment_intent_id, shipping_address, shipping_method, status, created_at)
-       values ($1, $2, $3, $4, $5, $6, $7, '{}'::jsonb, '{}'::jsonb, $8, $9::text::timestamptz) returning id::text`,
-      [email, name, subtotal, shipping, tax, subtotal + shipping + tax, `pi_${randomUUID()}`, status, at],
+         payment_intent_id, shipping_address, shipping_method, status, created_at, discount_code, discount_cents,
+         shipping_discount_cents)
+       values ($1, $2, $3, $4, $5, $6, $7, '{}'::jsonb, '{}'::jsonb, $8, $9::text::timestamptz, $10, $11, $12)
+       returning id::text`,
+      [
+        email,
+        name,
+        subtotal,
+        shipping,
+        tax,
+        subtotal - discount + shipping + tax,
+        `pi_${randomUUID()}`,
+        status,
+        at,
+        code,
+        discount,
+        waived,
+      ],
     );
     if (!order) throw new Error('no order');
-    for (const i of items)
+    // The discount is the first line's share (these orders' discounted ones have one line).
+    for (const [n, i] of items.entries())
       await tx.query(
         `insert into public.order_items (order_id, product_id, product_name, product_category, price_cents, quantity,
-           selected_color, selected_size, product_sku, image)
-         values ($1, $2, $3, 'Test', $4, $5, $6, $7, $8, '/x.svg')`,
-        [order.id, i.productId, i.name, i.priceCents, i.quantity, i.color ?? null, i.size ?? null, i.sku],
+           selected_color, selected_size, product_sku, image, discount_cents)
+         values ($1, $2, $3, 'Test', $4, $5, $6, $7, $8, '/x.svg', $9)`,
+        [order.id, i.productId, i.name, i.priceCents, i.quantity, i.color ?? null, i.size ?? null, i.sku, n === 0 ? discount : 0],
       );
     return order.id;
   });
@@ -118,9 +134,15 @@ beforeAll(async () => {
   await refund(o.a, 300, 'pending');
   // 1:30 am EST and 3:30 am EDT on 8 March: the same day, either side of the change.
   o.c = await place('2026-03-08T06:30:00Z', 'bob@example.com', [scrubs(1, 'navy', 'S')], { name: 'Bob Ray' });
-  o.d = await place('2026-03-08T07:30:00Z', 'ANN@example.com', [soap(3)], { shipping: 500 });
+  // D with 10% off by a code; I with its shipping waived by a free-shipping code.
+  o.d = await place('2026-03-08T07:30:00Z', 'ANN@example.com', [soap(3)], { shipping: 500, code: 'SPRING10', discount: 360 });
   // 12:30 am EDT on 9 March (11:30 pm on the 8th by the winter offset).
-  o.i = await place('2026-03-09T04:30:00Z', 'Frank@Example.com', [hairOil(1)], { name: 'Frank Oz', shipping: 500, tax: 210 });
+  o.i = await place('2026-03-09T04:30:00Z', 'Frank@Example.com', [hairOil(1)], {
+    name: 'Frank Oz',
+    tax: 210,
+    code: 'SHIPFREE',
+    waived: 500,
+  });
   o.e = await place('2026-03-10T12:59:59Z', 'cara@example.com', [scrubs(5, 'blue', 'M')], {
     name: 'Cara Wu',
     status: 'cancelled',
@@ -140,11 +162,16 @@ describe(`the sales overview on ${TEST_DATABASE_KIND}`, () => {
     expect(current).toEqual({
       // A, C, D and I; not B (the 3rd in New York), E and H (cancelled) or F (placed at the period's end).
       orders: 4,
-      // A: 116.12 less 20.00 and 3.00 (pending; the failed 5.00 gave nothing back); C 45.00; D 41.00; I 37.10.
-      revenueCents: 9312 + 4500 + 4100 + 3710,
-      shippingCents: 800 + 500 + 500,
+      // A: 116.12 less 20.00 and 3.00 (pending; the failed 5.00 gave nothing back); C 45.00; D 37.40; I 32.10.
+      revenueCents: 9312 + 4500 + 3740 + 3210,
+      // The items at their prices, what D's code took off them, and I's shipping, which its code waived.
+      grossCents: 10_200 + 4500 + 3600 + 3000,
+      discountCents: 360,
+      netSalesCents: 10_200 + 4500 + 3600 + 3000 - 360,
+      shippingDiscountCents: 500,
+      shippingCents: 800 + 500,
       taxCents: 612 + 210,
-      averageCents: Math.round(21_622 / 4),
+      averageCents: Math.round(20_762 / 4),
       units: 3 + 1 + 3 + 1,
       // A's two that count, and E's, which was cancelled.
       refunds: 3,
@@ -157,6 +184,10 @@ describe(`the sales overview on ${TEST_DATABASE_KIND}`, () => {
     expect(previous).toEqual({
       orders: 2,
       revenueCents: 1700 + 2900 - 400,
+      grossCents: 1200 + 2400,
+      discountCents: 0,
+      netSalesCents: 1200 + 2400,
+      shippingDiscountCents: 0,
       shippingCents: 1000,
       taxCents: 0,
       averageCents: 2100,
@@ -183,10 +214,10 @@ describe(`the sales overview on ${TEST_DATABASE_KIND}`, () => {
     const on = (day: string) => days.find((d) => d.day === day);
     expect(on('2026-03-04')).toEqual({ day: '2026-03-04', orders: 1, revenueCents: 9312, units: 3 });
     // The 23-hour day: 1:30 am EST and 3:30 am EDT.
-    expect(on('2026-03-08')).toEqual({ day: '2026-03-08', orders: 2, revenueCents: 8600, units: 4 });
-    expect(on('2026-03-09')).toEqual({ day: '2026-03-09', orders: 1, revenueCents: 3710, units: 1 });
+    expect(on('2026-03-08')).toEqual({ day: '2026-03-08', orders: 2, revenueCents: 8240, units: 4 });
+    expect(on('2026-03-09')).toEqual({ day: '2026-03-09', orders: 1, revenueCents: 3210, units: 1 });
     expect(on('2026-03-10')).toEqual({ day: '2026-03-10', orders: 0, revenueCents: 0, units: 0 });
-    expect(days.reduce((n, d) => n + d.revenueCents, 0)).toBe(21_622);
+    expect(days.reduce((n, d) => n + d.revenueCents, 0)).toBe(20_762);
     expect(previousDays).toHaveLength(7);
     expect(previousDays.filter((d) => d.orders > 0)).toEqual([
       { day: '2026-02-25', orders: 1, revenueCents: 1700, units: 1 },
@@ -198,7 +229,7 @@ describe(`the sales overview on ${TEST_DATABASE_KIND}`, () => {
     const { current, previous, days } = await overview('UTC');
     // 9 am UTC now: the period starts at midnight UTC on the 4th, so B (4:59 am UTC on the 4th) is in it.
     expect(current.orders).toBe(5);
-    expect(current.revenueCents).toBe(21_622 + 1200);
+    expect(current.revenueCents).toBe(20_762 + 1200);
     expect(current.newCustomers).toBe(2);
     // I, at 4:30 am UTC on the 9th, is on the 9th here too; C and D on the 8th.
     expect(days.find((d) => d.day === '2026-03-04')?.orders).toBe(2);
@@ -231,7 +262,7 @@ describe(`the sales overview on ${TEST_DATABASE_KIND}`, () => {
 
   it('answers the admin overview’s card with the same figures', async () => {
     const summary = await asService(db, (tx) => salesSummary(tx, NOW, NY));
-    expect(summary.current.revenueCents).toBe(21_622);
+    expect(summary.current.revenueCents).toBe(20_762);
     expect(summary.previous.revenueCents).toBe(4200);
     expect(summary.previousLabel).toBe('the 7 days before');
   });
@@ -384,18 +415,65 @@ describe(`GET /api/admin/orders.csv on ${TEST_DATABASE_KIND}`, { timeout: 30_000
       '2 x Clinical Scrubs (blue, M) [AUR-SCRUBS] @ 45.00; 1 x Kojic Acid Soap [AUR-KOJIC] @ 12.00',
       '3',
       '102.00',
+      '',
+      '0.00',
+      '102.00',
       '8.00',
+      '0.00',
       '6.12',
       '116.12',
       '23.00',
       '93.12',
+      '',
     ]);
     // After the change to summer time the offset is -04:00.
     expect(rows[3]?.slice(2, 4)).toEqual(['2026-03-08T03:30:00-04:00', '2026-03-08']);
     expect(rows[4]?.slice(2, 4)).toEqual(['2026-03-09T00:30:00-04:00', '2026-03-09']);
+    // Gross, the code and its discount, net sales, shipping and the shipping a code waived: total = net sales +
+    // shipping + tax. The line's share of the discount is in the items' cell.
+    expect(rows.find((r) => r[1] === o.d)?.slice(8)).toEqual([
+      '3 x Kojic Acid Soap [AUR-KOJIC] @ 12.00 less 3.60',
+      '3',
+      '36.00',
+      'SPRING10',
+      '3.60',
+      '32.40',
+      '5.00',
+      '0.00',
+      '0.00',
+      '37.40',
+      '0.00',
+      '37.40',
+      '',
+    ]);
+    expect(rows.find((r) => r[1] === o.i)?.slice(10)).toEqual([
+      '30.00',
+      'SHIPFREE',
+      '0.00',
+      '30.00',
+      '0.00',
+      '5.00',
+      '2.10',
+      '32.10',
+      '0.00',
+      '32.10',
+      '',
+    ]);
     const cancelled = rows.find((r) => r[1] === o.e);
     expect(cancelled?.slice(4, 5)).toEqual(['Cancelled']);
-    expect(cancelled?.slice(10)).toEqual(['225.00', '0.00', '0.00', '225.00', '225.00', '0.00']);
+    expect(cancelled?.slice(10)).toEqual([
+      '225.00',
+      '',
+      '0.00',
+      '225.00',
+      '0.00',
+      '0.00',
+      '0.00',
+      '225.00',
+      '225.00',
+      '0.00',
+      '',
+    ]);
     expect((await exports()).at(-1)).toEqual({
       admin: admin.email,
       after: { rows: 7, from: '2026-03-04', to: '2026-03-10' },

@@ -70,6 +70,9 @@ describe(`shipping quotes on ${TEST_DATABASE_KIND}`, () => {
       buyLabel: async () => {
         throw new Error('unused');
       },
+      buyReturnLabel: async () => {
+        throw new Error('unused');
+      },
     };
     expect(await quoteRates(db, down, catalogue, { toAddress: savannah, lines: [soap] })).toEqual({
       ok: false,

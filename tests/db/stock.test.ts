@@ -644,6 +644,22 @@ describe(`stock on ${TEST_DATABASE_KIND}`, () => {
       expect(await restockOrderAction(me, '00000000-0000-4000-8000-000000000000')).toMatchObject({ ok: false, status: 404 });
     });
 
+    it('a live order (processing, shipped) is not restocked on its own: 409 in words, the counts unchanged', async () => {
+      await count(soap(), 4);
+      const orderId = await bought([soap(2)]);
+      const refused = await restockOrderAction(me, orderId);
+      expect(refused).toMatchObject({ ok: false, status: 409, code: 'order_live' });
+      expect(refused.ok ? '' : refused.message).toMatch(/is Processing.*after it is cancelled or refunded/);
+      await db.query(`update public.orders set status = 'shipped' where id = $1`, [orderId]);
+      expect(await restockOrderAction(me, orderId)).toMatchObject({ ok: false, status: 409, code: 'order_live' });
+      expect(await onHand(soap())).toBe(2);
+      expect(await restocks(orderId)).toHaveLength(0);
+      // Once refunded (the items came back), it may go back.
+      await refundOrder(me, payments, orderId, { amountCents: 100 });
+      expect(await restockOrderAction(me, orderId)).toMatchObject({ ok: true, answer: { changed: true } });
+      expect(await onHand(soap())).toBe(4);
+    });
+
     it('an item no longer counted (now unlimited) has no count to go back to', async () => {
       await count(soap(), 2);
       const orderId = await bought([soap(1)]);

@@ -1,31 +1,24 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll } from 'vitest';
-import { syncCatalogue } from '@/features/catalog/catalog-sync.server';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, inject } from 'vitest';
 import type { Database } from '@/server/db/database.server';
-import { migrate } from '@/server/db/migrate.server';
 import { openPglite } from '@/server/db/pglite.server';
 import { openPostgres } from '@/server/db/postgres.server';
-import { loadCatalogue } from '../unit/load-catalogue';
+import { prepare } from './prepare-database';
 
 /** Where the database suites run: PGlite in memory, or PostgreSQL when TEST_DATABASE_URL is set. */
 export const TEST_DATABASE_KIND = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
 
-/** Migrates, then records the catalogue's products, as the server does on start (shoppers' rows refer to them). */
-async function prepare(db: Database): Promise<void> {
-  await migrate(db);
-  await syncCatalogue(
-    db,
-    loadCatalogue().map(({ product }) => product),
-  );
-}
-
 /**
- * A freshly migrated database of its own for one test file, holding the catalogue's products: an in-memory PGlite,
- * or a new database created on the TEST_DATABASE_URL server (dropped again by `close`).
+ * A freshly migrated database of its own for one test file, holding the catalogue's products: an in-memory PGlite
+ * (a copy of the run's migrated snapshot, tests/setup/pglite-snapshot.ts), or a new database created on the
+ * TEST_DATABASE_URL server (dropped again by `close`).
  */
 export async function freshDatabase(): Promise<Database & { url?: string }> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
+    const snapshot = inject('migratedPglite');
+    if (snapshot) return openPglite(null, { copyOf: readFileSync(snapshot) });
     const db = await openPglite(null);
     await prepare(db);
     return db;

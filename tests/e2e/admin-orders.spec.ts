@@ -219,14 +219,37 @@ test.describe('the admin’s orders', () => {
     await expect(status).toHaveText('Processing');
   });
 
-  test('an order’s page fits a phone and has no WCAG 2.2 AA violations, its confirmation included', async ({
+  test('the orders list and an order’s page fit a phone; the page has no WCAG 2.2 AA violations, its confirmation included', async ({
     page,
     baseURL,
     signInAdmin,
-  }) => {
+  }, testInfo) => {
     const order = await buy(page.request, baseURL ?? '', [SOAP]);
     await signInAdmin('orders-4');
     await page.setViewportSize({ width: 390, height: 844 });
+
+    // The list: no wider than the screen, each order a card with its total and status in sight (the walkthrough
+    // found them hidden to the right of a scrolling table).
+    await page.goto('/admin/orders');
+    await expect(page.getByRole('link', { name: orderNumber(order.id) })).toBeVisible();
+    const widths = await page.evaluate(() => {
+      const wrap = document.querySelector('.admin-table-wrap');
+      return {
+        page: document.documentElement.scrollWidth,
+        screen: window.innerWidth,
+        hidden: (wrap?.scrollWidth ?? 0) - (wrap?.clientWidth ?? 0),
+      };
+    });
+    expect(widths.page).toBeLessThanOrEqual(widths.screen);
+    expect(widths.hidden).toBeLessThanOrEqual(0);
+    const row = page.locator('.admin-table tbody tr', { has: page.getByRole('link', { name: orderNumber(order.id) }) });
+    for (const cell of [row.locator('.admin-money'), row.locator('.admin-status')]) {
+      const box = await cell.boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= widths.screen).toBe(true);
+    }
+    await expect(row.locator('.admin-status')).toHaveText('Processing');
+    await page.screenshot({ path: testInfo.outputPath('orders-phone.png'), fullPage: true });
+
     const axe = () =>
       new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
     await page.goto(`/admin/orders/${order.id}`);

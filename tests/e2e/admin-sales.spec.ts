@@ -61,12 +61,12 @@ test('the owner sees what sold this week, as figures, a chart and best sellers, 
   expect(download.suggestedFilename()).toMatch(/^aurelia-orders-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
   const lines = (await readFile(await download.path(), 'utf8')).split('\r\n');
   expect(lines[0]).toBe(
-    'order,order_id,placed_at,date,status,customer,email,account,items,units,subtotal,shipping,tax,total,refunded,net',
+    'order,order_id,placed_at,date,status,customer,email,account,items,units,subtotal,discount_code,discount,net_sales,shipping,shipping_discount,tax,total,refunded,net,returns',
   );
   const row = lines.find((l) => l.startsWith(`${orderNumber(order.id)},${order.id},`));
   expect(row).toContain(`,Processing,${customer.name},`);
   expect(row).toContain(',guest,"2 x Clinical Scrubs (powder-blue, L) [');
   const total = (order.totalCents / 100).toFixed(2);
-  expect(row).toMatch(new RegExp(`,${total.replace('.', '\\.')},0\\.00,${total.replace('.', '\\.')}$`));
+  expect(row).toMatch(new RegExp(`,${total.replace('.', '\\.')},0\\.00,${total.replace('.', '\\.')},$`));
   await context.close();
 });

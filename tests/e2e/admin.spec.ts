@@ -6,6 +6,8 @@ const ADMIN_PAGES = [
   '/admin',
   '/admin/orders',
   '/admin/stock',
+  '/admin/discounts',
+  '/admin/discounts/new',
   '/admin/reviews',
   '/admin/messages',
   '/admin/subscribers',

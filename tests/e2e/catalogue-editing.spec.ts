@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { editorEmail } from './admin-accounts';
+import type { Page } from '@playwright/test';
+import { type E2EAdmin, editorEmail } from './admin-accounts';
 import { expect, test } from './fixtures';
 import { allHydrated, hydrated, signedInShopper } from './journeys';
 
@@ -12,13 +13,14 @@ const SCRUBS = '/admin/catalogue/03-clinical-scrubs';
 
 test.describe('the catalogue editor', () => {
   test('does not exist for a guest or a shopper, nor for a request another site made', async ({ page, signIn }) => {
-    for (const path of EDITOR_PAGES) {
+    // Nor does the page that tells an editor they have catalogue access only.
+    for (const path of [...EDITOR_PAGES, '/admin/catalogue-only']) {
       const response = await page.goto(path);
       expect(response?.status(), path).toBe(404);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page Not Found');
     }
     await signIn(page.request, 'Shopper');
-    for (const path of EDITOR_PAGES) {
+    for (const path of [...EDITOR_PAGES, '/admin/catalogue-only', '/admin/orders']) {
       const response = await page.goto(path);
       expect(response?.status(), path).toBe(404);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page Not Found');
@@ -47,7 +49,7 @@ test.describe('the catalogue editor', () => {
     await page.getByLabel('E-mail address of their account').fill(editorEmail('catalogue'));
     await page.getByRole('button', { name: 'Grant the editor role' }).click();
     await expect(page.locator('.editor-roles [role="status"]')).toHaveText(
-      `${editorEmail('catalogue')} can now edit the catalogue.`,
+      `${editorEmail('catalogue')} can now edit the catalogue. They are e-mailed the link to it.`,
     );
     await expect(page.getByRole('listitem').filter({ hasText: editorEmail('catalogue') })).toBeVisible();
     await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Activity' }).click();
@@ -102,13 +104,17 @@ test.describe('the catalogue editor', () => {
     await hydrated(editor, '.editor-product');
     await price.fill('29.999');
     await editor.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect(status).toHaveText('Not saved: price: price must have at most two decimals');
+    await expect(status).toHaveText('Not saved: one thing to fix, each said beside its field.');
     await expect(status).toHaveAttribute('role', 'alert');
     await expect(price).toHaveAttribute('aria-invalid', 'true');
+    await expect(price).toHaveAccessibleDescription(
+      'Price can have at most two decimals (whole cents), for example 29.99. At most two decimals, for example 45.00.',
+    );
+    await expect(price).toBeFocused();
     // A price of nothing would give the item away: refused beside the field, in words.
     await price.fill('0.00');
     await editor.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect(status).toHaveText('Not saved: price: price must be at least $0.01');
+    await expect(price).toHaveAccessibleDescription(/^Price must be more than \$0\.00\. /);
     await expect(price).toHaveAttribute('aria-invalid', 'true');
     await editor.reload();
     await hydrated(editor, '.editor-product');
@@ -134,17 +140,32 @@ test.describe('the catalogue editor', () => {
     await editor.goto('/admin/catalogue');
     await expect(editor.getByRole('row', { name: /Clinical Scrubs/ })).toContainText('Published');
 
-    // Nothing else of the admin: the stranger's 404, pages and endpoints alike.
-    for (const path of ['/admin', '/admin/orders', '/admin/editors', '/admin/messages']) {
+    // Nothing else of the admin: /admin is the catalogue; every other page and endpoint says it is the owner's.
+    await editor.goto('/admin');
+    await expect(editor).toHaveURL(/\/admin\/catalogue$/);
+    for (const path of ['/admin/orders', '/admin/editors', '/admin/messages']) {
       const response = await editor.goto(path);
-      expect(response?.status(), path).toBe(404);
-      await expect(editor.getByRole('heading', { level: 1 })).toHaveText('Page Not Found');
+      expect(response?.status(), path).toBe(403);
+      await expect(editor.getByRole('heading', { level: 1 })).toHaveText('You have catalogue access only');
     }
+    await editor.getByRole('link', { name: 'Go to the catalogue' }).click();
+    await expect(editor.getByRole('heading', { level: 1 })).toHaveText('Catalogue');
     const orders = await editor.request.get('/api/admin/orders.csv');
-    expect(orders.status()).toBe(404);
-    // A request another site's page made, with the editor's cookie: refused.
+    expect(orders.status()).toBe(403);
+    expect(await orders.json()).toMatchObject({ error: { code: 'catalogue_only' } });
+    // A request another site's page made, with the editor's cookie: refused. A link the editor followed from another
+    // site (the role's e-mail, read in a webmail) is theirs.
     const crossSite = await editor.request.get('/admin/catalogue', { headers: { 'sec-fetch-site': 'cross-site' } });
     expect(crossSite.status()).toBe(404);
+    const followed = await editor.request.get('/admin/catalogue', {
+      headers: {
+        'sec-fetch-site': 'cross-site',
+        'sec-fetch-mode': 'navigate',
+        'sec-fetch-dest': 'document',
+        'sec-fetch-user': '?1',
+      },
+    });
+    expect(followed.status()).toBe(200);
     const crossPost = await editor.request.post('/api/admin/catalogue/products/03-clinical-scrubs', {
       headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
       data: { base: 0, fields: { price: 1 } },
@@ -191,4 +212,166 @@ test.describe('the catalogue editor', () => {
       expect(results.violations.map((v) => `${path} ${v.id}: ${v.help}`)).toEqual([]);
     }
   });
+
+  for (const { device, admin, slug, viewport } of [
+    { device: 'a desktop', admin: 'words', slug: '04-vitamin-c-trio-set', viewport: null },
+    { device: 'a 390 px phone', admin: 'words-phone', slug: '09-12-herb-hair-oil', viewport: { width: 390, height: 844 } },
+  ] as const) {
+    test(`on ${device}: refusals beside their fields with the focus on the first, fixed and saved; pictures put in order by their buttons; two tabs keep what each typed`, async ({
+      page,
+      signInAdmin,
+    }, testInfo) => {
+      test.slow();
+      if (viewport) await page.setViewportSize(viewport);
+      await signInAdmin(admin as E2EAdmin);
+      await editorJourney(page, slug, testInfo.outputPath.bind(testInfo));
+    });
+  }
 });
+
+/** What axe finds against WCAG 2.2 AA in the product's form, as it is now. */
+async function axeViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page })
+    .include('.editor-product')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .analyze();
+  return results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+/** An editor's day on `slug`'s form; it ends by undoing its first save, so the product's text is the seed's again. */
+async function editorJourney(page: Page, slug: string, shot: (name: string) => string) {
+  await page.goto(`/admin/catalogue/${slug}`);
+  await hydrated(page, '.editor-product');
+  const save = page.getByRole('button', { name: 'Save', exact: true });
+  const status = page.locator('.editor-status');
+  const price = page.getByLabel('Price (dollars)');
+  const alt = page.getByLabel('Picture 2: what it shows');
+  const firstPicture = page.getByRole('combobox', { name: 'Picture 1', exact: true });
+  const [mainPicture, secondPicture] = [
+    await firstPicture.inputValue(),
+    await page.getByRole('combobox', { name: 'Picture 2', exact: true }).inputValue(),
+  ];
+
+  // A price of nothing and a picture nobody described: both said beside their fields, the focus on the first.
+  await price.fill('0');
+  await alt.fill('');
+  await save.click();
+  await expect(status).toHaveText('Not saved: 2 things to fix, each said beside its field.');
+  await expect(price).toBeFocused();
+  await expect(price).toHaveAttribute('aria-invalid', 'true');
+  await expect(price).toHaveAccessibleDescription(/^Price must be more than \$0\.00\./);
+  await expect(alt).toHaveAttribute('aria-invalid', 'true');
+  await expect(alt).toHaveAccessibleDescription('Picture 2 needs a description for people who cannot see it.');
+  // Beside the field, not only by Save: the message sits between the field's label and the field.
+  const message = page.getByText('Picture 2 needs a description for people who cannot see it.').first();
+  const [said, field] = [await message.boundingBox(), await alt.boundingBox()];
+  const gap = (field?.y ?? 0) - ((said?.y ?? 0) + (said?.height ?? 0));
+  expect(gap).toBeGreaterThanOrEqual(0);
+  expect(gap).toBeLessThan(20);
+  await page.screenshot({ path: shot('refused.png'), fullPage: false });
+  expect(await axeViolations(page)).toEqual([]);
+  // The list by Save links to each field.
+  const fix = page.getByRole('region', { name: 'To fix before saving' });
+  await expect(fix.getByRole('link')).toHaveText([
+    'Price must be more than $0.00.',
+    'Picture 2 needs a description for people who cannot see it.',
+  ]);
+  await fix.screenshot({ path: shot('fix-list.png') });
+  await fix.getByRole('link', { name: /^Picture 2/ }).click();
+  await expect(alt).toBeFocused();
+
+  // Fixed, each message goes as its field changes; then saved.
+  await alt.fill('The box from above, its three jars in a row');
+  await expect(alt).not.toHaveAttribute('aria-invalid', 'true');
+  await expect(fix.getByRole('link')).toHaveText(['Price must be more than $0.00.']);
+  await price.fill('31.00');
+  await expect(fix).toHaveCount(0);
+  await save.click();
+  await expect(status).toHaveText(/^Saved at .*: price \$\d+\.00 → \$31\.00; /);
+
+  // Pictures in order by keyboard: Move down on the main picture; the focus follows it to its new place.
+  await page.getByRole('button', { name: 'Move down picture 1' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(firstPicture).toHaveValue(secondPicture);
+  await expect(page.getByRole('combobox', { name: 'Picture 2', exact: true })).toHaveValue(mainPicture);
+  await expect(page.getByRole('button', { name: 'Move up picture 2' })).toBeFocused();
+  await expect(page.getByText('Picture 1 moved down: it is now picture 2. Save to keep the order.')).toBeAttached();
+  await page.screenshot({ path: shot('moved.png') });
+  await save.click();
+  await expect(status).toHaveText(/^Saved at .*: pictures reordered\./);
+  await page.reload();
+  await hydrated(page, '.editor-product');
+  await expect(firstPicture).toHaveValue(secondPicture);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(page.viewportSize()?.width ?? 0);
+
+  // Two tabs on the product. The first saves a description and a category label; the history shows the text's words.
+  const other = await page.context().newPage();
+  await other.setViewportSize(page.viewportSize() ?? { width: 1280, height: 720 });
+  await other.goto(`/admin/catalogue/${slug}`);
+  await hydrated(other, '.editor-product');
+  const description = page.getByLabel('Short description');
+  const theirs = `${await description.inputValue()} Now in a <b>recyclable</b> case.`;
+  await description.fill(theirs);
+  await page.getByLabel('Category label').fill('Gift Box');
+  await save.click();
+  await expect(status).toHaveText(/^Saved at .*: category “.+” → “Gift Box”; description changed\./);
+  const history = page.getByRole('region', { name: 'History' });
+  const latest = history.getByRole('listitem').first();
+  await expect(latest.locator('ins')).toHaveText('[put in:  Now in a <b>recyclable</b> case.]');
+  await latest.screenshot({ path: shot('history.png') });
+
+  // The second tab typed over the form it opened: its save is refused, and nothing typed is lost.
+  const mine = 'Made for gifting: every piece is wrapped in tissue.';
+  const steps = '1. Open the box.\n2. Enjoy each piece in turn.';
+  await other.getByLabel('Short description').fill(mine);
+  await other.getByLabel('How to use').fill(steps);
+  await other.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(other.locator('.editor-status')).toHaveText(
+    'Not saved: someone saved this product since you opened it. What you typed is kept: choose below what to keep.',
+  );
+  const crossed = other.getByRole('region', { name: 'Someone saved this product while you were editing' });
+  await expect(crossed.getByRole('heading')).toBeFocused();
+  await expect(crossed).toContainText(/saved at .*: category “.+” → “Gift Box”; description changed\./);
+  await expect(other.getByLabel('Short description')).toHaveValue(mine);
+  await expect(other.getByLabel('How to use')).toHaveValue(steps);
+  // Each difference, with both versions: what the tab changed is kept by default, what only the other changed is taken.
+  await expect(crossed.getByRole('group')).toHaveText([
+    /^Category label \(they changed it\)/,
+    /^Short description \(you both changed it\)/,
+    /^How to use \(you changed it\)/,
+  ]);
+  const category = crossed.getByRole('group', { name: /^Category label/ });
+  await expect(category.getByRole('radio', { name: /^Take the newer save/ })).toBeChecked();
+  await expect(category.getByRole('radio', { name: /^Take the newer save/ })).toHaveAccessibleName(/Gift Box$/);
+  const both = crossed.getByRole('group', { name: /^Short description/ });
+  await expect(both.getByRole('radio', { name: /^Keep mine/ })).toBeChecked();
+  await expect(both).toContainText(theirs);
+  await crossed.screenshot({ path: shot('crossed.png') });
+  expect(await axeViolations(other)).toEqual([]);
+  await crossed.getByRole('button', { name: 'Save with these choices' }).click();
+  await expect(other.locator('.editor-status')).toHaveText(/^Saved at .*: description changed; usage changed\./);
+  await expect(other.getByLabel('Category label')).toHaveValue('Gift Box');
+  await expect(other.getByLabel('Short description')).toHaveValue(mine);
+  await expect(other.getByLabel('How to use')).toHaveValue(steps);
+  await other.close();
+
+  // A new product with a SKU another has: refused beside the SKU, nothing created.
+  await page.goto('/admin/catalogue');
+  await hydrated(page, '.editor-new');
+  await page.getByText('New product', { exact: true }).click();
+  await page.getByLabel('Name', { exact: true }).fill('Rose Scrubs');
+  const sku = page.getByLabel('SKU', { exact: true });
+  await sku.fill('AUR-SCRB-SET');
+  await page.getByRole('button', { name: 'Create product' }).click();
+  await expect(sku).toBeFocused();
+  await expect(sku).toHaveAttribute('aria-invalid', 'true');
+  await expect(sku).toHaveAccessibleDescription(/^This SKU is already used by Clinical Scrubs\. /);
+  await expect(page).toHaveURL(/\/admin\/catalogue$/);
+
+  // Back to the seed's text: undo the journey's first save (the text before it).
+  await page.goto(`/admin/catalogue/${slug}`);
+  await hydrated(page, '.editor-product');
+  await history.getByRole('button', { name: /^Undo/ }).last().click();
+  await expect(status).toHaveText(/^Undone and saved at /);
+  await expect(firstPicture).toHaveValue(mainPicture);
+}

@@ -64,7 +64,7 @@ test('an editor changes a price and adds a colour; the file and the product page
   test.setTimeout(120_000);
   const before = saved();
   await page.goto(`${origin}/keystatic/collection/products/item/03-clinical-scrubs`);
-  await page.getByRole('textbox', { name: 'Price (dollars)' }).fill('47.5');
+  await page.getByRole('textbox', { name: 'Price (dollars)', exact: true }).fill('47.5');
 
   await page.getByRole('group', { name: 'Colours' }).getByRole('button', { name: 'Add' }).click();
   const dialog = page.getByRole('dialog');
@@ -90,7 +90,7 @@ test('an editor changes a price and adds a colour; the file and the product page
   // reloads the catalogue when its file watcher sees the change, a moment after the save (a busy machine read the old
   // price once): the page is asked again until then.
   await expect
-    .poll(async () => (await page.request.get(`${origin}/product/3`)).text(), { timeout: 15_000 })
+    .poll(async () => (await page.request.get(`${origin}/product/3`)).text(), { timeout: 45_000 })
     .toMatch(/class="product-price[^"]*"[^>]*>\$47\.50</);
 });
 
@@ -100,7 +100,7 @@ test('an invalid value is refused with its message and the file is left as it wa
   await page.goto(`${origin}/keystatic/collection/products/item/03-clinical-scrubs`);
 
   // The form's own check: a price below one cent is not saved.
-  const price = page.getByRole('textbox', { name: 'Price (dollars)' });
+  const price = page.getByRole('textbox', { name: 'Price (dollars)', exact: true });
   await price.fill('0');
   await price.blur();
   await page.getByRole('button', { name: 'Save' }).click();

@@ -1,7 +1,8 @@
 import { readdirSync } from 'node:fs';
 import http from 'node:http';
+import type { APIRequestContext } from '@playwright/test';
 import { readDevMailbox } from '@/server/mail/dev-mailbox.server';
-import { PICTURE_POLICY } from '../../scripts/csp.mjs';
+import { PICTURE_POLICY } from '../../src/edge/csp.ts';
 import { expect, test } from './fixtures';
 import { newShopper } from './journeys';
 
@@ -41,6 +42,14 @@ function raw(
   });
 }
 
+/** A product picture's address, as the product page shows it (a release's picture, named by its bytes). */
+async function productPicture(request: APIRequestContext): Promise<string> {
+  const html = await (await request.get('/product/3')).text();
+  const picture = /\/pictures\/[\w.-]+\.svg/.exec(html)?.[0];
+  if (!picture) throw new Error('the product page shows no picture');
+  return picture;
+}
+
 const errorMessage = (answer: RawAnswer) => (JSON.parse(answer.body) as { error: { message: string } }).error.message;
 
 test.describe('HTTP edge', () => {
@@ -56,7 +65,7 @@ test.describe('HTTP edge', () => {
       expect(headers['content-security-policy'], path).toContain("frame-ancestors 'none'");
       expect(headers['content-security-policy'], path).toContain("default-src 'self'");
       expect(headers['strict-transport-security'], `${path}: no HSTS over plain http`).toBeUndefined();
-      // The embedded default has no Stripe: no page may load its script, frames or API (scripts/csp.mjs).
+      // The embedded default has no Stripe: no page may load its script, frames or API (src/edge/csp.ts).
       expect(headers['content-security-policy'], path).not.toContain('stripe.com');
     }
   });
@@ -64,8 +73,8 @@ test.describe('HTTP edge', () => {
   test('scripts, pictures and JSON carry nosniff, and none of the headers only a document heeds', async ({ request }) => {
     const assets = readdirSync(new URL('../../dist/client/_astro', import.meta.url));
     const script = assets.find((f) => f.endsWith('.js'));
-    const picture = assets.find((f) => f.endsWith('.svg'));
-    for (const path of ['/favicon.svg', `/_astro/${script}`, `/_astro/${picture}`, '/api/auth/session', '/api/no-such-thing']) {
+    const picture = await productPicture(request);
+    for (const path of ['/favicon.svg', `/_astro/${script}`, picture, '/api/auth/session', '/api/no-such-thing']) {
       const headers = (await request.get(path)).headers();
       expect(headers['content-type'], path).not.toMatch(/^text\/html/);
       expect(headers['x-content-type-options'], path).toBe('nosniff');
@@ -82,14 +91,13 @@ test.describe('HTTP edge', () => {
     }
   });
 
-  test('a picture opened on its own runs nothing, though its styles apply', async ({ page, baseURL }) => {
-    const assets = readdirSync(new URL('../../dist/client/_astro', import.meta.url));
-    const picture = assets.find((f) => f.endsWith('.svg'));
+  test('a picture opened on its own runs nothing, though its styles apply', async ({ page, baseURL, request }) => {
+    const picture = await productPicture(request);
     const blocked: string[] = [];
     page.on('console', (message) => {
       if (/content security policy/i.test(message.text())) blocked.push(message.text());
     });
-    await page.goto(`${baseURL}/_astro/${picture}`);
+    await page.goto(`${baseURL}${picture}`);
     // Sandboxed without allow-scripts: the page's own script cannot run, and the picture has an opaque origin.
     expect(await page.evaluate(() => window.origin)).toBe('null');
     expect(await page.locator('svg').first().isVisible()).toBe(true);

@@ -126,8 +126,9 @@ export async function waitForMail(to: string, subject: RegExp, box = mailbox) {
     )
     .toBe(true);
   const mail = found ?? { subject: '', text: '' };
-  const link = /https?:\/\/\S+token=[\w-]+/.exec(mail.text)?.[0] ?? '';
-  return { ...mail, link: new URL(link).pathname + new URL(link).search };
+  // The link with a token it carries (a confirmation, a reset), as a path; '' for an e-mail without one.
+  const link = /https?:\/\/\S+token=[\w-]+/.exec(mail.text)?.[0];
+  return { ...mail, link: link ? new URL(link).pathname + new URL(link).search : '' };
 }
 
 /** Opens the account dialog from the header. */

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { FINAL_SALE } from '@/features/catalogue/final-sale';
 import { type Order, orderNumber } from '@/features/orders/orders';
 import { expect, test } from './fixtures';
 import { buy, consoleErrors, failOnce, hydrated, message, openSignedIn, signedInAdmin, signedInShopper } from './journeys';
@@ -261,7 +262,7 @@ test('a shopper opens an order from My Orders and sees all of it; no one else ca
   signIn,
 }) => {
   await signIn();
-  const order = await buy(page.request, baseURL ?? '', [SCRUBS, { productId: 8 }]);
+  const order = await buy(page.request, baseURL ?? '', [SCRUBS, { productId: 8 }, { productId: 6 }]);
   const number = orderNumber(order.id);
   await page.goto('/orders');
   await page.getByRole('link', { name: number }).click();
@@ -270,6 +271,9 @@ test('a shopper opens an order from My Orders and sees all of it; no one else ca
   const main = page.getByRole('main');
   await expect(main).toContainText('2 × Clinical Scrubs (blue, M)');
   await expect(main).toContainText('1 × Turmeric Face Soap');
+  // The body oil was bought as final sale: its line, and only its line, says it cannot be returned.
+  await expect(main.getByRole('listitem').filter({ hasText: 'Turmeric Body Oil' })).toContainText(FINAL_SALE.line);
+  await expect(main.getByText(FINAL_SALE.line)).toHaveCount(1);
   await expect(main).toContainText(`$${(order.totalCents / 100).toFixed(2)}`);
   await expect(main).toContainText('Austin, TX 78701');
   await expect(main.getByRole('heading', { name: 'Tracking' })).toBeVisible();

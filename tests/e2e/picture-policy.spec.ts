@@ -3,11 +3,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { withBuiltFiles, withSecurityHeaders } from '../../scripts/serve.mjs';
+import { withSecurityHeaders } from '../../src/edge/security-headers.ts';
+import { withBuiltFiles } from '../../src/edge/static-files.ts';
 import { expect, test } from './fixtures';
 
 // The attack of issue 40 in Chromium: an SVG whose script the upload check once let through (a namespace prefix with a
-// dot), served by the shop's own file server (scripts/serve.mjs) as a built picture under /_astro/, then opened on its
+// dot), served by the shop's own file server (src/edge/static-files.ts) as a built picture under /_astro/, then opened on its
 // own. Beside it, the same file from a server without the shop's headers: there the script runs, which shows the test
 // would see it run. Neither build nor shop is needed: the file server runs here, on a folder of its own.
 

@@ -1,3 +1,4 @@
+import { FINAL_SALE } from '@/features/catalogue/final-sale';
 import { expect, test } from './fixtures';
 import { hydrated } from './journeys';
 
@@ -17,6 +18,19 @@ test.describe('product page', () => {
     expect(options).toEqual(['1', '2', '3', '4', '5']);
     await expect(page.getByRole('button', { name: 'Add to Cart' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Add to Wishlist' })).toBeVisible();
+  });
+
+  test('a final-sale product says so just under Add to Cart, in the HTML as built; others do not', async ({ page, request }) => {
+    expect(await (await request.get('/product/6')).text()).toContain(FINAL_SALE.notice);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/product/6');
+    const note = page.locator('.final-sale-note');
+    await expect(note).toHaveText(FINAL_SALE.notice);
+    const add = await page.getByRole('button', { name: 'Add to Cart' }).boundingBox();
+    const box = await note.boundingBox();
+    expect(box && add && box.y > add.y && box.y - (add.y + add.height) < 80).toBe(true);
+    await page.goto('/product/8');
+    await expect(page.getByText(FINAL_SALE.label)).toHaveCount(0);
   });
 
   test('publishes Product JSON-LD with its offer and rating', async ({ page }) => {

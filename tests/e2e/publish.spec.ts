@@ -1,31 +1,22 @@
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { adminEmail } from './admin-accounts';
+import { adminEmail, editorEmail } from './admin-accounts';
 import { expect } from './fixtures';
-import { apiCheckout, hydrated } from './journeys';
+import { apiCheckout, hydrated, logIn, signedInShopper, waitForMail } from './journeys';
 import { type SecondShop, startSecondShop, testOn } from './second-shop';
 
-// Publishing on the running shop, with real builds: each describe runs a shop of its own (a publish changes what every
-// shopper of that server sees, so never on the server other specs share), with a builds folder of its own.
+// Publishing on the running shop, with real releases: each describe runs a shop of its own (a publish changes what
+// every shopper of that server sees, so never on the server other specs share).
 // The editor's form, history and undo without publishing: catalogue-editing.spec.ts.
 
 const SCRUBS = '/admin/catalogue/03-clinical-scrubs';
 const OWNER = adminEmail('publish');
 /** The shop's owners: one account per test on a shared shop (an account signs up once). */
-const OWNERS = [OWNER, adminEmail('publish-load')].join(',');
+const OWNERS = [OWNER, adminEmail('publish-load'), adminEmail('publish-log')].join(',');
 
-/** A shop of the spec's own whose builds go into a folder of their own (removed with it). */
-async function publishingShop(name: string, env: Record<string, string> = {}): Promise<SecondShop> {
-  const buildsDir = `.builds/e2e-${name}-${randomBytes(4).toString('hex')}`;
-  const shop = await startSecondShop(name, { ADMIN_EMAILS: OWNERS, BUILDS_DIR: buildsDir, ...env });
-  return {
-    ...shop,
-    async stop() {
-      await shop.stop();
-      rmSync(buildsDir, { recursive: true, force: true });
-    },
-  };
+/** A shop of the spec's own. */
+function publishingShop(name: string, env: Record<string, string> = {}): Promise<SecondShop> {
+  return startSecondShop(name, { ADMIN_EMAILS: OWNERS, ...env });
 }
 
 /** Saves a new price for the Clinical Scrubs in the editor's form, as the owner in `page`. */
@@ -37,7 +28,10 @@ async function savePrice(page: Page, price: string) {
   await expect(page.locator('.editor-status')).toHaveText(/^Saved at /);
 }
 
-/** Presses Publish on the catalogue page and waits for the editor to be told it is live (at most a minute). */
+/**
+ * Presses Publish on the catalogue page and waits for the editor to be told it is live. Making the release takes a
+ * second or two alone; `npm test` runs four browsers, the shop and Vitest beside it on two cores: 15 s are allowed.
+ */
 async function publish(page: Page) {
   await page.goto('/admin/catalogue');
   await hydrated(page, '.editor-publish');
@@ -45,7 +39,7 @@ async function publish(page: Page) {
   const status = page.locator('.editor-publish [role="status"]');
   // The request is answered with the publish queued; the panel then follows it until it is live.
   await expect(status).toHaveText(/^Publish(ing| requested)/);
-  await expect(status).toHaveText('Published: shoppers see the catalogue as saved.', { timeout: 60_000 });
+  await expect(status).toHaveText('Published: shoppers see the catalogue as saved.', { timeout: 15_000 });
 }
 
 /** What the checkout charges, in cents, for one Clinical Scrubs set to a fixed address. */
@@ -89,7 +83,7 @@ onOwnShop.describe('publishing the catalogue', () => {
 
       const pressed = Date.now();
       await publish(page);
-      expect(Date.now() - pressed).toBeLessThan(60_000);
+      expect(Date.now() - pressed).toBeLessThan(15_000);
       await shopperPage.reload();
       await expect(shopperPage.getByRole('main').getByText('$47.25').first()).toBeVisible();
       // The page's structured data and the checkout's amount say the same.
@@ -107,6 +101,23 @@ onOwnShop.describe('publishing the catalogue', () => {
       await shopperPage.reload();
       await expect(shopperPage.getByRole('main').getByText('$45.00').first()).toBeVisible();
       expect(await scrubsCheckout(shopper.request, origin)).toBe(before);
+
+      // The first publish served again from the panel's earlier publishes: its price is back, on the page and charged.
+      await page.goto('/admin/catalogue');
+      await hydrated(page, '.editor-publish');
+      const earlier = page.getByRole('list', { name: 'Earlier publishes' });
+      await earlier
+        .getByRole('listitem')
+        .first()
+        .getByRole('button', { name: /^Serve this publish again/ })
+        .click();
+      await expect(page.locator('.editor-publish [role="status"]')).toHaveText(
+        /^Publish \d+ is served again: shoppers see the catalogue as it was then\.$/,
+      );
+      await expect
+        .poll(async () => (await (await shopper.request.get('/product/3')).text()).includes('$47.25'), { timeout: 10_000 })
+        .toBe(true);
+      expect(await scrubsCheckout(shopper.request, origin)).toBe(after);
       await shopper.close();
     },
   );
@@ -114,7 +125,7 @@ onOwnShop.describe('publishing the catalogue', () => {
   onOwnShop(
     'shoppers notice nothing of a publish: 50 connections through it get no failed request, and a signed-in shopper stays signed in',
     async ({ page, baseURL, signIn, signInAdmin, playwright }) => {
-      onOwnShop.slow();
+      onOwnShop.setTimeout(300_000); // a publish (two minutes allowed) under 50 connections
       const origin = baseURL ?? '';
       await signInAdmin('publish-load');
       const shopperRequest = await playwright.request.newContext({ baseURL: origin });
@@ -161,32 +172,61 @@ onOwnShop.describe('publishing the catalogue', () => {
       await Promise.all([shopperRequest.dispose(), guest.dispose()]);
     },
   );
+  onOwnShop(
+    'an editor signs in from the front page, finds the editor in the header and the phone menu, changes a price and publishes; the owner reads each step in the activity log',
+    async ({ page, browser, baseURL, mailbox, playwright, signInAdmin }) => {
+      onOwnShop.setTimeout(240_000); // a publish, two minutes allowed
+      const origin = baseURL ?? '';
+      const EDITOR = editorEmail('publisher');
+      // An ordinary account; the owner grants it the role, which e-mails its owner the way in.
+      const signUp = await playwright.request.newContext({ baseURL: origin });
+      const person = await signedInShopper(signUp, origin, 'Edna', EDITOR, mailbox);
+      await signUp.dispose();
+      await signInAdmin('publish-log');
+      const grant = await page.request.post('/api/admin/editors', { headers: { origin }, data: { email: EDITOR, editor: true } });
+      expect(grant.status()).toBe(200);
+      const mail = await waitForMail(EDITOR, /^You can now edit the Aurelia catalogue$/, mailbox);
+      expect(mail.text).toContain(`Open the catalogue editor: ${origin}/admin/catalogue`);
+
+      // The editor signs in from the front page; the header's Admin link takes them to the catalogue.
+      const context = await browser.newContext();
+      const editor = await context.newPage();
+      await editor.goto('/');
+      await logIn(editor, EDITOR, person.password);
+      const nav = editor.getByRole('navigation', { name: 'Main' });
+      await nav.getByRole('link', { name: 'Admin', exact: true }).click();
+      await expect(editor.getByRole('heading', { level: 1 })).toHaveText('Catalogue');
+      // On a phone, in the menu.
+      await editor.setViewportSize({ width: 390, height: 844 });
+      await editor.goto('/');
+      await hydrated(editor, '.menu-button');
+      await nav.getByRole('button', { name: 'Menu' }).click();
+      await editor.locator('.nav-mobile').getByRole('link', { name: 'Admin', exact: true }).click();
+      await expect(editor.getByRole('heading', { level: 1 })).toHaveText('Catalogue');
+
+      // A price change, published.
+      await editor.getByRole('link', { name: 'Turmeric Body Oil' }).click();
+      await hydrated(editor, '.editor-product');
+      await editor.getByLabel('Price (dollars)').fill('29.99');
+      await editor.getByRole('button', { name: 'Save', exact: true }).click();
+      await expect(editor.locator('.editor-status')).toHaveText(/^Saved at .*: price \$35\.00 → \$29\.99\./);
+      await publish(editor);
+      // The rest of the admin is the owner's, and says so.
+      expect((await editor.goto('/admin/activity'))?.status()).toBe(403);
+      await expect(editor.getByRole('heading', { level: 1 })).toHaveText('You have catalogue access only');
+      await context.close();
+
+      // The owner reads it all in the activity log, in words.
+      await page.goto('/admin/activity');
+      const log = page.getByRole('region', { name: 'Admin actions' });
+      const line = (text: string) => log.getByRole('row').filter({ hasText: text });
+      await expect(line('changed the price of Turmeric Body Oil $35.00 → $29.99')).toContainText(EDITOR);
+      await expect(line('publish requested: 1 product changed (Turmeric Body Oil)')).toContainText(EDITOR);
+      await expect(line('published: 1 product changed (Turmeric Body Oil)')).toHaveCount(1);
+      await expect(line('Editor role granted')).toContainText(EDITOR);
+    },
+  );
 });
-
-const onFailingShop = testOn(
-  // The builds folder is under a file: the build cannot be written, as on a full or read-only disk.
-  () => startSecondShop('publish-fails', { ADMIN_EMAILS: OWNER, BUILDS_DIR: 'package.json/builds' }),
-  180_000,
-);
-
-onFailingShop(
-  'a build that fails changes nothing shoppers see, and tells the editor why in words',
-  async ({ page, signInAdmin }) => {
-    onFailingShop.slow();
-    await signInAdmin('publish');
-    await savePrice(page, '48.00');
-    await page.goto('/admin/catalogue');
-    await hydrated(page, '.editor-publish');
-    await page.getByRole('button', { name: 'Publish', exact: true }).click();
-    await expect(page.locator('.editor-publish [role="status"]')).toHaveText(
-      // Named by its setting, never by where the server keeps it.
-      'The publish failed, so shoppers still see the catalogue as before. The server cannot write the build into its builds folder (BUILDS_DIR): a file is in the way of the folder.',
-      { timeout: 60_000 },
-    );
-    await page.goto('/product/3');
-    await expect(page.getByRole('main').getByText('$45.00').first()).toBeVisible();
-  },
-);
 
 // Two servers on one PostgreSQL database: what is published on one is served by the other within a minute.
 const databaseUrl = process.env.TEST_DATABASE_URL;
@@ -213,7 +253,7 @@ const onTwoServers = testOn(async () => {
 }, 240_000);
 
 onTwoServers(
-  'with two servers on one PostgreSQL database, a price published on one is served and charged by the other within a minute',
+  'with two servers on one PostgreSQL database, a price published on one is served and charged by the other within seconds',
   async ({ page, shop, signInAdmin, playwright }) => {
     onTwoServers.skip(!databaseUrl, 'needs PostgreSQL (TEST_DATABASE_URL): the embedded database is one server’s alone');
     onTwoServers.slow();
@@ -224,9 +264,9 @@ onTwoServers(
     const pressed = Date.now();
     await publish(page);
     await expect
-      .poll(async () => (await (await other.get('/product/3')).text()).includes('$49.75'), { timeout: 60_000, intervals: [500] })
+      .poll(async () => (await (await other.get('/product/3')).text()).includes('$49.75'), { timeout: 15_000, intervals: [250] })
       .toBe(true);
-    expect(Date.now() - pressed).toBeLessThan(60_000);
+    expect(Date.now() - pressed).toBeLessThan(15_000);
     const after = await scrubsCheckout(other, shop.second);
     expect(after - before).toBeGreaterThanOrEqual(475);
     await other.dispose();

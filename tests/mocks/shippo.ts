@@ -1,5 +1,5 @@
 // A local stand-in for Shippo's API (version 2018-02-08) that speaks its wire format for the calls the shipping
-// adapter makes: POST /shipments (rates, async false), POST /transactions (label purchase, async false) and
+// adapter makes: POST /shipments (rates, async false; a return's with extra.is_return, which Shippo echoes), POST /transactions (label purchase, async false) and
 // GET /transactions (the labels bought, to find one whose answer was lost). Creates answer HTTP 201 with every field the SDK's zod schemas require, so the real SDK parses them as it would Shippo's.
 import { randomBytes, randomInt } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -39,8 +39,10 @@ export interface FakeShippo {
   buyButLoseAnswer(): void;
   /** Every rate issued so far expires: buying one answers status ERROR, as Shippo does for a stale rate. */
   expireRates(): void;
-  /** Labels bought, in order. */
-  labels: { transactionId: string; rateId: string; trackingNumber: string }[];
+  /** Labels to this street (address_to.street1) are refused with status ERROR, as a carrier refuses an unknown address. */
+  refuseLabelsTo(street1: string): void;
+  /** Labels bought, in order, with the street each is addressed to (`isReturn`: on a shipment with extra.is_return). */
+  labels: { transactionId: string; rateId: string; trackingNumber: string; street1: string; isReturn: boolean }[];
   stop(): Promise<void>;
 }
 
@@ -59,6 +61,9 @@ interface IssuedRate {
   service: FakeService;
   shipmentId: string;
   expired: boolean;
+  /** The street of the shipment it was quoted for. */
+  street1: string;
+  isReturn: boolean;
 }
 
 class HttpError extends Error {
@@ -152,6 +157,7 @@ export async function startFakeShippo(): Promise<FakeShippo> {
   /** Every transaction created, newest first, as GET /transactions lists them. */
   const transactions: Record<string, unknown>[] = [];
   let loseNextAnswer = false;
+  const refusedStreets = new Set<string>();
   let services: readonly FakeService[] = DEFAULT_SERVICES;
 
   function createShipment(body: unknown) {
@@ -162,10 +168,15 @@ export async function startFakeShippo(): Promise<FakeShippo> {
       throw new HttpError(400, { parcels: ['This field is required.'] });
     }
     const parcels = body.parcels.map(parcel);
+    const extra = isObject(body.extra) ? body.extra : {};
+    if (extra.is_return !== undefined && typeof extra.is_return !== 'boolean') {
+      throw new HttpError(400, { extra: { is_return: ['Must be a valid boolean.'] } });
+    }
+    const isReturn = extra.is_return === true;
     const shipmentId = id();
     const created = now();
     const offered = services.map((service) => {
-      const rate: IssuedRate = { id: id(), service, shipmentId, expired: false };
+      const rate: IssuedRate = { id: id(), service, shipmentId, expired: false, street1: addressTo.street1, isReturn };
       rates.set(rate.id, rate);
       const currency = service.currency ?? 'USD';
       return {
@@ -202,7 +213,7 @@ export async function startFakeShippo(): Promise<FakeShippo> {
       address_return: addressFrom,
       parcels,
       shipment_date: created,
-      extra: {},
+      extra,
       customs_declaration: null,
       alternate_address_to: null,
       rates: offered,
@@ -231,7 +242,8 @@ export async function startFakeShippo(): Promise<FakeShippo> {
       parcel: id(),
       created_by: { first_name: 'Aurelia', last_name: 'Shop', username: OWNER },
     };
-    if (rate.expired) {
+    const refused = refusedStreets.has(rate.street1) ? 'The address could not be found: check the street and ZIP code.' : null;
+    if (rate.expired || refused) {
       return {
         ...common,
         object_state: 'INVALID',
@@ -242,11 +254,13 @@ export async function startFakeShippo(): Promise<FakeShippo> {
         label_url: '',
         commercial_invoice_url: '',
         eta: null,
-        messages: [{ source: rate.service.provider, code: '', text: 'This rate has expired. Please create a new shipment.' }],
+        messages: [
+          { source: rate.service.provider, code: '', text: refused ?? 'This rate has expired. Please create a new shipment.' },
+        ],
       };
     }
     const trackingNumber = `9400${String(randomInt(10 ** 9)).padStart(9, '0')}${String(randomInt(10 ** 9)).padStart(9, '0')}`;
-    labels.push({ transactionId, rateId: rate.id, trackingNumber });
+    labels.push({ transactionId, rateId: rate.id, trackingNumber, street1: rate.street1, isReturn: rate.isReturn });
     const transaction = {
       ...common,
       object_state: 'VALID',
@@ -330,6 +344,9 @@ export async function startFakeShippo(): Promise<FakeShippo> {
     },
     expireRates() {
       for (const rate of rates.values()) rate.expired = true;
+    },
+    refuseLabelsTo(street1) {
+      refusedStreets.add(street1);
     },
     stop() {
       server.closeAllConnections();

@@ -114,7 +114,7 @@ describe('shopper B against shopper A’s rows, through every endpoint', () => {
     await send('POST', '/api/orders/confirm', { paymentIntentId: annOrder.checkout.paymentIntentId });
     await send('POST', '/api/newsletter-subscribe', { email: 'ann@example.com', userId: annId });
     await send('DELETE', '/api/newsletter', { email: 'ann@example.com' });
-    for (const admin of ['cancel', 'refund', 'retry', 'status'])
+    for (const admin of ['cancel', 'refund', 'retry', 'status', 'resend-confirmation', 'address'])
       await send('POST', `/api/admin/orders/${annOrder.orderId}/${admin}`, { status: 'shipped', amountCents: 100 });
     await send('GET', `/api/admin/orders/${annOrder.orderId}/label`);
     // A guest (no cookie) gets no further.

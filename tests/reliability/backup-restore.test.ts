@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { syncCatalogue } from '@/features/catalog/catalog-sync.server';
+import { syncCatalogue } from '@/features/catalogue/catalogue-sync.server';
 import { takeBackup } from '@/server/db/backup.server';
 import { migrationsIn, restoreBackup } from '@/server/db/backup-files';
 import type { Database } from '@/server/db/database.server';

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { syncCatalogue } from '@/features/catalog/catalog-sync.server';
+import { syncCatalogue } from '@/features/catalogue/catalogue-sync.server';
 import type { Database } from '@/server/db/database.server';
 import { migrate } from '@/server/db/migrate.server';
 import { openPostgres } from '@/server/db/postgres.server';

@@ -1,8 +1,9 @@
 /**
  * Every admin endpoint walked as a guest, a shopper, an editor, an admin and from another site, through
  * src/middleware.ts as the built server runs them. The catalogue editor's endpoints (/api/admin/catalogue/…) answer
- * editors and admins only; every other admin endpoint answers an editor exactly what it answers a stranger (the 404);
- * another site's request gets the middleware's 403 whoever's cookie it carries.
+ * editors and admins only; every other admin endpoint tells an editor they have catalogue access only (403), and a
+ * guest or a shopper what it answers for a path that does not exist (the 404); another site's request gets the
+ * middleware's 403 whoever's cookie it carries.
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,6 +58,13 @@ const request = (method: string, path: string, headers: Record<string, string> =
   apiRequest(method, path, method === 'GET' ? undefined : {}, headers);
 
 const STRANGER = { error: { code: 'not_found', message: 'Not found.' } };
+const CATALOGUE_ONLY = {
+  error: {
+    code: 'catalogue_only',
+    message:
+      'You have catalogue access only: this part of the admin is for the shop’s owner. The catalogue editor is at /admin/catalogue.',
+  },
+};
 
 describe('the catalogue editor’s endpoints, and the rest of the admin’s', () => {
   it('finds the editor’s endpoints', () => {
@@ -71,6 +79,7 @@ describe('the catalogue editor’s endpoints, and the rest of the admin’s', ()
         'GET /api/admin/catalogue/pictures/[name]',
         'GET /api/admin/catalogue/publish',
         'POST /api/admin/catalogue/publish',
+        'POST /api/admin/catalogue/publish/again',
       ]),
     );
   });
@@ -85,15 +94,15 @@ describe('the catalogue editor’s endpoints, and the rest of the admin’s', ()
     }
   });
 
-  it('an editor reaches the catalogue editor’s endpoints and gets the stranger’s 404 from every other one', async () => {
+  it('an editor reaches the catalogue editor’s endpoints and is told they have catalogue access only at every other one', async () => {
     for (const { route, method, path } of calls) {
       if (route === '/api/admin/catalogue/publish' && method === 'POST') continue;
       const res = await call(request(method, path), { jar: people.editor });
       if (isEditorRoute(route)) {
         expect(res.status, `${method} ${path}`).toBe(method === 'GET' ? 200 : 400);
       } else {
-        expect(res.status, `${method} ${path}`).toBe(404);
-        expect(await res.json(), `${method} ${path}`).toEqual(STRANGER);
+        expect(res.status, `${method} ${path}`).toBe(403);
+        expect(await res.json(), `${method} ${path}`).toEqual(CATALOGUE_ONLY);
       }
     }
   });

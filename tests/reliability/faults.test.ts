@@ -71,7 +71,12 @@ describe('Shippo answering 500 or not at all', () => {
     const live = createShippoShipping({ apiKey: fake.apiKey, serverURL: fake.url, timeoutMs: 1_000 });
     const dead = createShippoShipping({ apiKey: fake.apiKey, serverURL: server.url, timeoutMs: 1_000 });
     await startShop({ ADDRESS_LIMIT_FACTOR: '1000' }, () => ({
-      shipping: { name: 'shippo', rates: (r) => (useSilent ? dead : live).rates(r), buyLabel: (l) => live.buyLabel(l) },
+      shipping: {
+        name: 'shippo',
+        rates: (r) => (useSilent ? dead : live).rates(r),
+        buyLabel: (l) => live.buyLabel(l),
+        buyReturnLabel: (l) => live.buyReturnLabel(l),
+      },
     }));
   }, 120_000);
   afterAll(async () => {

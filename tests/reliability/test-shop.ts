@@ -6,9 +6,12 @@
  */
 
 import type { Services } from '@/app/services.server';
+import { lowStockEmailJob } from '@/features/admin/stock/low-stock-email.server';
 import { labelJob, orderChangeEmailJob, orderEmailJob, shippedEmailJob } from '@/features/checkout/fulfilment.server';
 import { soldOutRefundJob } from '@/features/checkout/sold-out.server';
 import { contactNoticeJob } from '@/features/contact/contact-notice.server';
+import { editorRoleEmailJob } from '@/features/editor/editor-email.server';
+import { returnEmailJob, returnLabelJob } from '@/features/returns/return-jobs.server';
 import { createBuiltInAuth } from '@/server/auth/builtin.server';
 import { loadConfig } from '@/server/config.server';
 import type { Database } from '@/server/db/database.server';
@@ -19,7 +22,7 @@ import { processDue } from '@/server/outbox/outbox.server';
 import { createTestProcessor } from '@/server/payments/test-processor.server';
 import { createShipping } from '@/server/shipping/shipping.server';
 import { freshDatabase } from '../db/test-database';
-import { loadCatalogue } from '../unit/load-catalogue';
+import { loadCatalogue, loadCatalogueIndex } from '../unit/load-catalogue';
 
 /** The public origin the harness's configuration has, and the Origin our own pages send. */
 export const ORIGIN = 'http://127.0.0.1:4321';
@@ -79,7 +82,7 @@ export function startShop(
       db,
       auth: createBuiltInAuth({ db, secureCookies: false }),
       mail,
-      shipping: createShipping(config.shipping),
+      shipping: await createShipping(config.shipping),
       payments: createTestProcessor(db, { webhookSecret: WEBHOOK_SECRET }),
       address: null,
       nudgeOutbox: () => {},
@@ -98,6 +101,10 @@ export function startShop(
       'contact-notice': contactNoticeJob({ db, mail, shopEmail, publicOrigin }),
       'order-change-email': orderChangeEmailJob({ db, mail, publicOrigin }),
       'order-sold-out': soldOutRefundJob({ db, payments: services.payments, shopEmail, publicOrigin }),
+      'return-email': returnEmailJob({ db, mail, publicOrigin }),
+      'low-stock-email': lowStockEmailJob({ db, mail, shopEmail, publicOrigin }),
+      'editor-role-email': editorRoleEmailJob({ db, mail, publicOrigin }),
+      'return-label': returnLabelJob({ db, shipping, publicOrigin, catalogue: async () => loadCatalogueIndex() }),
     });
     const runOutbox = (now?: Date) => processDue(db, handlers, now ? { now } : {});
     return { services, db, sent, mailDown, runOutbox };

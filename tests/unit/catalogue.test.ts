@@ -2,9 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'astro/zod';
 import { describe, expect, it } from 'vitest';
-import { SIZES } from '@/features/catalog/categories';
-import { productSchema } from '@/features/catalog/product.schema';
-import { frontmatter, loadCatalogue, PRODUCTS_DIR } from './load-catalogue';
+import { isFinalSale } from '@/features/catalogue/catalogue';
+import { SIZES } from '@/features/catalogue/categories';
+import { FINAL_SALE_MESSAGE, productSchema } from '@/features/catalogue/product.schema';
+import { frontmatter, loadCatalogue, loadCatalogueIndex, PRODUCTS_DIR } from './load-catalogue';
 
 const catalogue = loadCatalogue();
 const products = catalogue.map((c) => c.product);
@@ -71,6 +72,14 @@ describe('the catalogue (product spec)', () => {
     }
   });
 
+  it('marks the turmeric body oil final sale (an opened oil cannot be resold) and no other product', () => {
+    const index = loadCatalogueIndex();
+    expect(products.filter((p) => p.finalSale).map((p) => p.name)).toEqual(['Turmeric Body Oil']);
+    expect(isFinalSale(index, 6)).toBe(true);
+    expect(isFinalSale(index, 1)).toBe(false);
+    expect(isFinalSale(index, 99)).toBe(false);
+  });
+
   it('has unique ids and SKUs', () => {
     expect(new Set(products.map((p) => p.sku)).size).toBe(products.length);
   });
@@ -115,6 +124,17 @@ describe('the product schema', () => {
     expect(long.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
       ['colors.0.value', 'colour value must be a lowercase slug of at most 40 letters, digits and dashes'],
     ]);
+  });
+
+  it('takes finalSale as true or false, false when absent, and names the field otherwise', () => {
+    const { finalSale: _, ...absent } = valid();
+    expect(schema.parse(absent).finalSale).toBe(false);
+    expect(schema.parse({ ...valid(), finalSale: true }).finalSale).toBe(true);
+    for (const finalSale of ['yes', 1, null]) {
+      expect(schema.safeParse({ ...valid(), finalSale }).error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+        ['finalSale', FINAL_SALE_MESSAGE],
+      ]);
+    }
   });
 
   it('requires at least two images', () => {

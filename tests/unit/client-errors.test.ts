@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { answeringClientErrors } from '../../scripts/serve.mjs';
+import { answeringClientErrors } from '../../src/edge/client-errors.ts';
 
 // A request Node's parser refuses (an unknown method, a malformed line, headers too large) never reaches the shop's
 // code: Node answers it itself, with a bare 400 and no body. The shop's server answers it as every /api error is

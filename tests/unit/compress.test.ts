@@ -4,10 +4,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createBrotliDecompress, createGunzip, createZstdDecompress, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compressing, keptZstd, negotiateEncoding, recentlyCompressed } from '../../scripts/compress.mjs';
+import { compressing, keptZstd, negotiateEncoding, recentlyCompressed } from '../../src/edge/compression.ts';
 import { type Answer, decoded, rawRequest } from './raw-http';
 
-// On-demand answers (Astro's pages and /api JSON) compressed as they are sent (scripts/compress.mjs), as Astro's
+// On-demand answers (Astro's pages and /api JSON) compressed as they are sent (src/edge/compression.ts), as Astro's
 // adapter writes them: writeHead with every header, the body in chunks, then end(), with no Content-Length.
 
 const json = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
@@ -124,7 +124,7 @@ beforeAll(async () => {
         if (route) route(res);
         else res.writeHead(404).end();
       },
-      // What scripts/serve.mjs does with it (fits the policy to the page), reduced to something a test can see.
+      // What the edge does with it (fits the policy to the page), reduced to something a test can see.
       { wholeBody: (res, body) => res.setHeader('x-whole-body', `${body.length} ${body.subarray(0, 2)}`) },
     ),
   );

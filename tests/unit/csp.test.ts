@@ -4,8 +4,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PICTURE_POLICY, policyForPage, STRIPE_SOURCES, withoutStripe } from '../../scripts/csp.mjs';
-import { builtPolicies, fitPolicy, policyFromPages, withSecurityHeaders } from '../../scripts/serve.mjs';
+import { PICTURE_POLICY, policyForPage, STRIPE_SOURCES, withoutStripe } from '../../src/edge/csp.ts';
+import { builtPolicies, fitPolicy, policyFromPages, withSecurityHeaders } from '../../src/edge/security-headers.ts';
 import { PICTURE_HEADERS } from '../../src/features/editor/pictures';
 
 const page = (policy: string) => `<html><head><meta http-equiv="content-security-policy" content="${policy}"></head></html>`;

@@ -9,12 +9,17 @@
  *   island importing one store would ship the others' stores, zod and CSS too (these pages are on a JS budget), and
  *   run their top-level code. The mark is package.json `exports` at module size, and a module marked but used by no
  *   other feature loses it, so each feature's public surface stays what others actually use.
- * - The graph of features has no cycle, types included, and the foundations sit at the bottom: catalog and toasts
+ * - The graph of features has no cycle, types included, and the foundations sit at the bottom: catalogue and toasts
  *   import no feature, auth only toasts.
  * - What spans features lives in the feature that owns the flow, with the others not importing back: checkout owns
  *   turning a cart into an order (the header's cart button and drawer, which hosts the checkout steps, are in
  *   checkout; cart knows nothing of checkout), and orders owns showing an order (order-page.server.ts, read by the
  *   shopper's order page, the e-mails and the admin).
+ *
+ * The HTTP edge (src/edge) is a layer of its own, run by Node as it is rather than bundled by Vite: it imports only
+ * itself (relative specifiers with their `.ts`, which Node needs; never `@/`, which only Vite resolves), and nothing
+ * outside it imports the edge but its switch (src/edge/switch.ts), the one interface between the app's publisher and
+ * what is served, which itself imports nothing: the app's bundle takes in nothing else of the edge.
  *
  * The graph is read from the source files' import specifiers (static, dynamic and re-exports); tests are left out:
  * a test may reach across layers to check them.
@@ -61,13 +66,14 @@ const imports = new Map(files.map((file) => [file, targetsIn(file, texts.get(fil
 /** What each file loads when it runs: its imports less the type-only ones. */
 const loads = new Map(files.map((file) => [file, targetsIn(file, (texts.get(file) ?? '').replace(TYPE_ONLY, ''))]));
 
-type Layer = 'lib' | 'server' | 'feature' | 'root' | 'other';
+type Layer = 'lib' | 'server' | 'feature' | 'root' | 'edge' | 'other';
 
 /** Which layer a file is in. The composition root and the page frame may import anything. */
 function layerOf(file: string): Layer {
   if (file.startsWith('src/lib/')) return 'lib';
   if (file.startsWith('src/server/')) return 'server';
   if (file.startsWith('src/features/')) return 'feature';
+  if (file.startsWith('src/edge/')) return 'edge';
   if (/^src\/(app|pages|layouts|components)\//.test(file) || file === 'src/middleware.ts') return 'root';
   return 'other';
 }
@@ -78,8 +84,36 @@ const ALLOWED: Record<Layer, readonly Layer[]> = {
   server: ['server', 'lib'],
   feature: ['feature', 'server', 'lib', 'root'],
   root: ['root', 'feature', 'server', 'lib', 'other'],
+  edge: ['edge'],
   other: ['feature', 'server', 'lib', 'other'],
 };
+
+/** The one module of the edge the app may import: the switch between what is served and the app's publisher. */
+const SWITCH = 'src/edge/switch.ts';
+
+/** Each import that breaks the layers, as `from (layer) → to (layer)`. */
+function layerViolations(graph: Map<string, string[]>): string[] {
+  const broken: string[] = [];
+  for (const [file, targets] of graph) {
+    const layer = layerOf(file);
+    for (const target of targets) {
+      const targetLayer = layerOf(target);
+      const allowed =
+        (ALLOWED[layer].includes(targetLayer) || (targetLayer === 'edge' && target === SWITCH)) &&
+        (layer !== 'feature' || targetLayer !== 'root' || FRAME.test(target));
+      if (!allowed) broken.push(`${file} (${layer}) → ${target} (${targetLayer})`);
+    }
+  }
+  return broken;
+}
+
+/** Specifiers in an edge file that Node cannot run: `@/` aliases, and relative paths without their `.ts`. */
+function unrunnableInEdge(file: string, text: string): string[] {
+  return [...text.matchAll(SPECIFIER)]
+    .map((m) => m[1] ?? '')
+    .filter((specifier) => specifier.startsWith('@/') || (specifier.startsWith('.') && !/\.(ts|mjs|js|json)$/.test(specifier)))
+    .map((specifier) => `${file}: '${specifier}'`);
+}
 
 /** A component features may use from the page frame; never the composition root or a page. */
 const FRAME = /^src\/(layouts|components)\//;
@@ -111,7 +145,7 @@ function featureGraph(): Map<string, Set<string>> {
 }
 
 /** The features everything stands on, and the only features each of them may import. */
-const FOUNDATIONS: Record<string, readonly string[]> = { catalog: [], toasts: [], auth: ['toasts'] };
+const FOUNDATIONS: Record<string, readonly string[]> = { catalogue: [], toasts: [], auth: ['toasts'] };
 
 describe('the import rule', () => {
   it('reads the graph it checks', () => {
@@ -120,17 +154,34 @@ describe('the import rule', () => {
   });
 
   it('points features → server → lib, and only the root knows everything', () => {
-    const broken: string[] = [];
-    for (const [file, targets] of imports) {
-      const layer = layerOf(file);
-      for (const target of targets) {
-        const targetLayer = layerOf(target);
-        const allowed =
-          ALLOWED[layer].includes(targetLayer) && (layer !== 'feature' || targetLayer !== 'root' || FRAME.test(target));
-        if (!allowed) broken.push(`${file} (${layer}) → ${target} (${targetLayer})`);
-      }
-    }
-    expect(broken).toEqual([]);
+    expect(layerViolations(imports)).toEqual([]);
+  });
+
+  it('keeps the edge a layer of its own: only its switch is imported from outside, and it imports nothing', () => {
+    const edge = files.filter((file) => layerOf(file) === 'edge');
+    expect(edge).toContain(SWITCH);
+    expect(edge.length).toBeGreaterThan(8);
+    expect(imports.get(SWITCH)).toEqual([]);
+    expect([...(texts.get(SWITCH) ?? '').matchAll(SPECIFIER)].map((m) => m[1])).toEqual([]);
+    // Node runs the edge as it is: every specifier it can resolve.
+    expect(edge.flatMap((file) => unrunnableInEdge(file, texts.get(file) ?? ''))).toEqual([]);
+  });
+
+  it('tells a planted violation of the edge layer, either way', () => {
+    const planted = new Map<string, string[]>([
+      ['src/features/editor/publisher.server.ts', ['src/edge/release.ts', SWITCH]],
+      ['src/app/services.server.ts', ['src/edge/graceful-stop.ts']],
+      ['src/edge/server.ts', ['src/server/config.server.ts', 'src/lib/email.ts', 'src/edge/release.ts']],
+    ]);
+    expect(layerViolations(planted)).toEqual([
+      'src/features/editor/publisher.server.ts (feature) → src/edge/release.ts (edge)',
+      'src/app/services.server.ts (root) → src/edge/graceful-stop.ts (edge)',
+      'src/edge/server.ts (edge) → src/server/config.server.ts (server)',
+      'src/edge/server.ts (edge) → src/lib/email.ts (lib)',
+    ]);
+    expect(
+      unrunnableInEdge('src/edge/x.ts', "import { a } from '@/lib/email';\nimport { b } from './log';\nimport c from 'pino';"),
+    ).toEqual(["src/edge/x.ts: '@/lib/email'", "src/edge/x.ts: './log'"]);
   });
 
   it('keeps server-only code out of every island, directly or through what it loads', () => {

@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'astro/zod';
 import yaml from 'js-yaml';
-import { catalogueIndex } from '@/features/catalog/catalog';
-import { productSchema } from '@/features/catalog/product.schema';
+import { catalogueIndex } from '@/features/catalogue/catalogue';
+import { productSchema } from '@/features/catalogue/product.schema';
 
 export const PRODUCTS_DIR = join(import.meta.dirname, '../../content/products');
 

@@ -4,7 +4,8 @@ import { type AddressInfo, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withBuiltFiles, withSecurityHeaders } from '../../scripts/serve.mjs';
+import { withSecurityHeaders } from '../../src/edge/security-headers.ts';
+import { withBuiltFiles } from '../../src/edge/static-files.ts';
 
 // No request path may produce a Location that leaves the shop. A path such as //evil.com/%2e%2e/ names the build's
 // root directory once decoded and normalised, and the trailing-slash redirect used to answer it with

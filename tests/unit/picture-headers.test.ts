@@ -4,14 +4,17 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PICTURE_POLICY } from '../../scripts/csp.mjs';
 import { precompress } from '../../scripts/precompress.mjs';
-import { carryAssets, withBuiltFiles, withSecurityHeaders } from '../../scripts/serve.mjs';
+import { PICTURE_POLICY } from '../../src/edge/csp.ts';
+import { fileTable, releaseFilesIn } from '../../src/edge/file-table.ts';
+import { releaseFile } from '../../src/edge/release.ts';
+import { answerHeaders, withSecurityHeaders } from '../../src/edge/security-headers.ts';
+import { servingFiles } from '../../src/edge/static-files.ts';
 import { rawRequest } from './raw-http';
 
-// The attack of issue 40: an SVG that an editor published, opened on its own at its /_astro/ address, is a document on
-// the shop's origin. Whatever its bytes, it is served so that nothing in it runs or loads: built files, files carried
-// over from the build before, anything else the build holds, and pictures the app answers itself.
+// The attack of issue 40: an SVG that an editor published, opened on its own at its address, is a document on the
+// shop's origin. Whatever its bytes, it is served so that nothing in it runs or loads: a release's pictures, anything
+// the build holds, and pictures the app answers itself.
 
 let server: http.Server;
 let port: number;
@@ -20,12 +23,9 @@ const PAGE_POLICY = "default-src 'self'; script-src 'self'";
 const evil = `<svg xmlns="http://www.w3.org/2000/svg" xmlns:a.b="http://www.w3.org/2000/svg"><a.b:script>alert(1)</a.b:script>${'<circle r="4"/>'.repeat(200)}</svg>`;
 
 beforeAll(async () => {
-  const older = mkdtempSync(join(tmpdir(), 'aurelia-older-'));
   const client = mkdtempSync(join(tmpdir(), 'aurelia-client-'));
-  dirs.push(older, client);
-  mkdirSync(join(older, '_astro'));
+  dirs.push(client);
   mkdirSync(join(client, '_astro'));
-  writeFileSync(join(older, '_astro', 'scrubs.Old1.svg'), evil);
   writeFileSync(join(client, '_astro', 'scrubs.New2.svg'), evil);
   writeFileSync(join(client, '_astro', 'jar.Png3.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
   writeFileSync(join(client, '_astro', 'jar.Jpg4.jpg'), Buffer.from([0xff, 0xd8, 0xff, 0xe0]));
@@ -35,14 +35,19 @@ beforeAll(async () => {
   writeFileSync(join(client, 'sitemap-0.xml'), '<?xml version="1.0"?><urlset/>');
   writeFileSync(join(client, 'about.html'), '<!DOCTYPE html><html><body>About</body></html>');
   await precompress(client);
-  carryAssets(older, client);
+  // A release's picture (an editor's upload, served from memory at an address named by its bytes), beside the build's.
+  const files = new Map(releaseFilesIn(client));
+  const picture = { path: '/pictures/scrubs.0123456789ab.svg', status: 200, headers: {}, body: Buffer.from(evil) };
+  files.set(picture.path, await releaseFile(picture, Date.now()));
   const app = (req: http.IncomingMessage, res: http.ServerResponse) => {
     // The app answering with a picture of its own (no policy given): the policy is added all the same.
     if (req.url === '/api/picture.svg') res.writeHead(200, { 'content-type': 'image/svg+xml' });
     else res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
     res.end(req.url === '/api/picture.svg' ? evil : 'Not found');
   };
-  server = http.createServer(withSecurityHeaders(withBuiltFiles(app, client), { policy: PAGE_POLICY, https: false }));
+  const security = answerHeaders({ policy: PAGE_POLICY, https: false });
+  const table = fileTable(files, security);
+  server = http.createServer(servingFiles(withSecurityHeaders(app, security), () => table, security));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
 });
@@ -56,7 +61,7 @@ afterAll(async () => {
 describe('every picture, wherever it is served from', () => {
   it.each([
     ['a built SVG under /_astro/', '/_astro/scrubs.New2.svg', 'image/svg+xml'],
-    ['an SVG carried over from the build before', '/_astro/scrubs.Old1.svg', 'image/svg+xml'],
+    ['an SVG a release of the catalogue holds', '/pictures/scrubs.0123456789ab.svg', 'image/svg+xml'],
     ['an SVG elsewhere in the build', '/favicon.svg', 'image/svg+xml'],
     ['a PNG', '/_astro/jar.Png3.png', 'image/png'],
     ['a JPEG', '/_astro/jar.Jpg4.jpg', 'image/jpeg'],

@@ -40,11 +40,12 @@ function schemaVariables(source: string): Set<string> {
   return names;
 }
 
-/** Files outside the schema that read configuration: every script, the build's and the tests' configs. */
+/** Files outside the schema that read configuration: every script, the edge's, the build's and the tests' configs. */
 const OUTSIDE = [
   ...readdirSync(join(root, 'scripts'))
     .filter((f) => f.endsWith('.mjs'))
     .map((f) => `scripts/${f}`),
+  'src/edge/config.ts',
   'astro.config.mjs',
   'editor/astro.config.mjs',
   'playwright.config.ts',
@@ -54,7 +55,6 @@ const OUTSIDE = [
 /** Read there, and not the shop's configuration: each with why it is not in the table. */
 const NOT_CONFIGURATION: [RegExp, string][] = [
   [/^(NODE_ENV|NODE_OPTIONS|PATH|CI|VITEST)$/, "Node's, the system's or a tool's own"],
-  [/^AURELIA_(CATALOGUE|OUT|CACHE)_DIR$/, 'set by a publish for the build it starts'],
   [/^(BENCH|SOAK)_/, "a benchmark's or the soak's knob, documented with it (docs/performance.md, docs/reliability.md)"],
   [/^E2E_(DATA_DIR|MAILBOX_PORT)$/, 'set by playwright.config.ts for the server it starts'],
   [/^ADMIN_PASSWORD$/, 'the input of npm run admin:create, documented with it'],
@@ -88,7 +88,7 @@ describe("the README's configuration table", () => {
     for (const name of ['HOST', 'DATABASE_URL', 'SUPABASE_ANON_KEY', 'SES_FROM', 'SHIPPO_API_KEY', 'GEOAPIFY_API_BASE']) {
       expect(schema, name).toContain(name);
     }
-    for (const name of ['SHUTDOWN_GRACE_SECONDS', 'CHROME_PATH', 'E2E_PORT', 'TEST_DATABASE_URL']) {
+    for (const name of ['SHUTDOWN_GRACE_SECONDS', 'SHUTDOWN_DRAIN_SECONDS', 'CHROME_PATH', 'E2E_PORT', 'TEST_DATABASE_URL']) {
       expect(outside, name).toContain(name);
     }
     expect(table.size).toBeGreaterThan(30);
@@ -100,12 +100,12 @@ describe("the README's configuration table", () => {
 
   it('tells a planted difference on either side', () => {
     const readme = read('README.md');
-    const row = readme.split('\n').find((line) => line.startsWith('| `BUILDS_DIR`'));
-    if (!row) throw new Error('The configuration table has no BUILDS_DIR row to plant a difference with');
+    const row = readme.split('\n').find((line) => line.startsWith('| `PUBLISH_CHECK_EVERY`'));
+    if (!row) throw new Error('The configuration table has no PUBLISH_CHECK_EVERY row to plant a difference with');
     const planted = readmeVariables(readme.replace(row, '| `NO_SUCH_VARIABLE` | unset | nothing |'));
     const { inTheTableOnly, inTheCodeOnly } = difference(planted, new Set([...schema, ...outside]));
     expect(inTheTableOnly).toContain('NO_SUCH_VARIABLE');
-    expect(inTheCodeOnly).toContain('BUILDS_DIR');
+    expect(inTheCodeOnly).toContain('PUBLISH_CHECK_EVERY');
     const schemaWithNew = schemaVariables(
       read('src/server/config.server.ts').replace('HOST: z.string()', 'NEW_SETTING: z.string(),\n      HOST: z.string()'),
     );

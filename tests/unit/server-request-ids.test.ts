@@ -2,7 +2,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { requestIdFrom as appRequestIdFrom } from '@/server/log.server';
-import { markingApp, requestIdFrom, withRequestIds } from '../../scripts/log.mjs';
+import { markingApp, requestIdFrom, withRequestIds } from '../../src/edge/log.ts';
 
 let server: http.Server | undefined;
 afterEach(async () => {
@@ -18,7 +18,7 @@ async function serving(lines: Record<string, unknown>[]): Promise<string> {
   const app = markingApp((req: IncomingMessage, res: ServerResponse) => res.end(String(req.headers['x-request-id'])));
   const handler = (req: IncomingMessage, res: ServerResponse) =>
     req.url?.startsWith('/api/') ? app(req, res) : res.writeHead(200).end('a file');
-  const log = { info: (line: Record<string, unknown>) => void lines.push(line) };
+  const log = { debug: (line: Record<string, unknown>) => void lines.push(line) };
   server = http.createServer(withRequestIds(handler, log));
   await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

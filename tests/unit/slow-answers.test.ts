@@ -1,7 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { reportingSlowAnswers } from '../../scripts/serve.mjs';
+import { reportingSlowAnswers } from '../../src/edge/slow-answers.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let server: http.Server | undefined;

@@ -5,10 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { precompress } from '../../scripts/precompress.mjs';
-import { withBuiltFiles, withSecurityHeaders } from '../../scripts/serve.mjs';
+import { withSecurityHeaders } from '../../src/edge/security-headers.ts';
+import { withBuiltFiles } from '../../src/edge/static-files.ts';
 import { decoded, rawRequest } from './raw-http';
 
-// The built files in the encoding a client accepts (scripts/serve.mjs, withBuiltFiles), from the brotli and gzip files
+// The built files in the encoding a client accepts (src/edge/static-files.ts, from memory), from the brotli and gzip files
 // the build wrote beside them (scripts/precompress.mjs). Pinned so that no later change quietly sends raw bytes again,
 // nor bytes a client did not ask for.
 
@@ -162,12 +163,33 @@ describe('built files by content negotiation', () => {
     expect(answer.body.toString()).toBe('User-agent: *\n');
   });
 
-  it('an encoded file gone since start-up: the file itself is sent', async () => {
+  it('sends the files as they were read at start-up, whatever happens on disk since', async () => {
+    // Served from memory (src/edge/file-table.ts): a file removed or changed under a running server changes nothing.
+    const before = readFileSync(join(client, 'gone.html.br'));
     unlinkSync(join(client, 'gone.html.br'));
+    writeFileSync(join(client, 'gone.html'), 'changed');
     const answer = await request('/gone', { 'accept-encoding': 'br' });
     expect(answer.status).toBe(200);
-    expect(answer.headers['content-encoding']).toBeUndefined();
-    expect(answer.body.equals(file('gone.html'))).toBe(true);
+    expect(answer.headers['content-encoding']).toBe('br');
+    expect(answer.body.equals(before)).toBe(true);
+    expect(decoded(answer).toString()).toBe(page.replace('Turmeric', 'Gone'));
+  });
+
+  it('a precompressed file is not a file of its own: only its encoding is sent, by negotiation', async () => {
+    const answer = await request('/about.html.br', { 'accept-encoding': 'br' });
+    expect(answer.status).toBe(404);
+    expect(answer.body.toString()).toBe('from the app');
+  });
+
+  it('If-Modified-Since answers 304 for a file not changed since; an If-Range that no longer matches gets the whole file', async () => {
+    const whole = await request('/about');
+    const since = whole.headers['last-modified'] ?? '';
+    expect((await request('/about', { 'if-modified-since': since })).status).toBe(304);
+    const stale = await request('/about', { range: 'bytes=0-14', 'if-range': '"not-this-one"' });
+    expect(stale.status).toBe(200);
+    expect(stale.body.equals(file('about.html'))).toBe(true);
+    const several = await request('/about', { range: 'bytes=0-1,5-6' });
+    expect(several.status).toBe(200);
   });
 
   it('dot files stay unserved in every encoding, and the encoded files are no way around it', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminDay, adminTime, describeValue } from './admin';
+import { actionLabel, adminDay, adminTime, describeValue, sentenceOf } from './admin';
 
 describe('the activity log says what changed in words and dollars', () => {
   it('reads refunds, cancellations and retries as a person would', () => {
@@ -20,6 +20,19 @@ describe('the activity log says what changed in words and dollars', () => {
     expect(describeValue('unread')).toBe('Unread');
     expect(describeValue(null)).toBe('—');
     expect(describeValue({ other: { a: 1 } })).toBe('other: {"a":1}');
+  });
+});
+
+describe('the catalogue editors’ actions in the activity log', () => {
+  it('are shown as the sentence they were recorded with, after who did them', () => {
+    const after = 'changed the price of Turmeric Body Oil $35.00 → $29.99';
+    expect(sentenceOf({ action: 'catalogue.save', after })).toBe(after);
+    expect(sentenceOf({ action: 'catalogue.published', after: 'published: 1 product changed (Turmeric Body Oil)' })).toMatch(
+      /^published: /,
+    );
+    expect(actionLabel('catalogue.publish-failed')).toBe('Publish failed');
+    // Other actions keep their label and their before → after.
+    expect(sentenceOf({ action: 'order.status', after: 'shipped' })).toBeNull();
   });
 });
 

@@ -1,18 +1,29 @@
 // @public: other features may import this module (the rule is in tests/unit/import-rules.test.ts).
 import { dateFormat } from '@/lib/dates';
-import { formatPrice } from '../catalog/catalog';
+import { formatPrice } from '../catalogue/catalogue';
 import { STATUS_LABELS, statusOf } from '../orders/orders';
+import { DISCOUNT_ACTION_LABELS, DISCOUNT_FIELD_WORDS, DISCOUNT_STATES } from './discounts/discounts-admin';
+import { NOTE_ACTION_LABELS } from './notes/notes';
 import { ORDER_ACTION_LABELS } from './orders/order-admin';
+import { ORDER_OPS_ACTION_LABELS } from './orders/order-ops';
+import { RETURN_ACTION_LABELS, RETURN_FIELD_WORDS } from './returns/returns-admin';
+
+/** What an editor is told where they meet a part of the admin that is the owner's (a page or an endpoint). */
+export const CATALOGUE_ONLY =
+  'You have catalogue access only: this part of the admin is for the shop’s owner. The catalogue editor is at /admin/catalogue.';
 
 /** What the navigation counts beside a section's name (see AdminLayout). */
-export type NavCount = 'pendingReviews' | 'unreadMessages' | 'lowStock';
+export type NavCount = 'pendingReviews' | 'unreadMessages' | 'lowStock' | 'waitingReturns';
 
 /** The admin's sections, in the order of its navigation, and what each counts (the work waiting there). */
 export const ADMIN_SECTIONS: readonly { href: string; label: string; count?: { of: NavCount; what: string } }[] = [
   { href: '/admin', label: 'Overview' },
   { href: '/admin/sales', label: 'Sales' },
   { href: '/admin/orders', label: 'Orders' },
+  { href: '/admin/returns', label: 'Returns', count: { of: 'waitingReturns', what: 'to handle' } },
+  { href: '/admin/customers', label: 'Customers' },
   { href: '/admin/stock', label: 'Stock', count: { of: 'lowStock', what: 'low' } },
+  { href: '/admin/discounts', label: 'Discounts' },
   { href: '/admin/catalogue', label: 'Catalogue' },
   { href: '/admin/reviews', label: 'Reviews', count: { of: 'pendingReviews', what: 'awaiting approval' } },
   { href: '/admin/messages', label: 'Messages', count: { of: 'unreadMessages', what: 'unread' } },
@@ -20,6 +31,32 @@ export const ADMIN_SECTIONS: readonly { href: string; label: string; count?: { o
   { href: '/admin/editors', label: 'Editors' },
   { href: '/admin/activity', label: 'Activity' },
 ];
+
+/**
+ * The catalogue editors' actions (src/features/editor/catalogue-log.server.ts). Each is recorded with a sentence, kept
+ * as its `after`, which the log shows whole after who did it (`sentenceOf`).
+ */
+const CATALOGUE_ACTION_LABELS: Record<string, string> = {
+  'catalogue.save': 'Product saved',
+  'catalogue.undo': 'Save undone',
+  'catalogue.create': 'Product created',
+  'catalogue.picture': 'Picture uploaded',
+  'catalogue.publish': 'Publish requested',
+  'catalogue.published': 'Catalogue published',
+  'catalogue.published-again': 'Earlier publish served again',
+  'catalogue.publish-failed': 'Publish failed',
+  'catalogue.publish-scheduled': 'Publish scheduled',
+  'catalogue.schedule-cancelled': 'Scheduled publish cancelled',
+  'catalogue.repository-changed': 'Changed in the repository',
+  'catalogue.repository-kept': 'Saved version kept over the repository’s',
+  'catalogue.repository-taken': 'Repository’s version taken',
+  'catalogue.repository-settled': 'Repository agrees with the saves again',
+};
+
+/** The sentence an action was recorded with ('changed the price of Turmeric Body Oil $35.00 → $29.99'), or null. */
+export function sentenceOf(action: { action: string; after: unknown }): string | null {
+  return action.action in CATALOGUE_ACTION_LABELS && typeof action.after === 'string' ? action.after : null;
+}
 
 /** An admin action's name as the activity log shows it ('review.approve' → 'Review approved'). */
 export const ACTION_LABELS: Record<string, string> = {
@@ -34,7 +71,13 @@ export const ACTION_LABELS: Record<string, string> = {
   'stock.restock': 'Items put back in stock',
   'editor.grant': 'Editor role granted',
   'editor.remove': 'Editor role removed',
+  'catalogue.preview_link': 'Preview link made',
+  ...CATALOGUE_ACTION_LABELS,
   ...ORDER_ACTION_LABELS,
+  ...ORDER_OPS_ACTION_LABELS,
+  ...DISCOUNT_ACTION_LABELS,
+  ...NOTE_ACTION_LABELS,
+  ...RETURN_ACTION_LABELS,
 };
 
 export function actionLabel(action: string): string {
@@ -59,6 +102,10 @@ const FIELD_WORDS: Record<string, (value: unknown) => string> = {
   onHand: (v) => (v === null ? 'unlimited' : `${String(v)} on hand`),
   lowStockThreshold: (v) => `low at ${String(v)} or fewer`,
   restocked: (v) => `put back: ${String(v)}`,
+  note: (v) => `“${String(v)}”`,
+  address: (v) => String(v),
+  ...DISCOUNT_FIELD_WORDS,
+  ...RETURN_FIELD_WORDS,
 };
 
 const STATES: Record<string, string> = {
@@ -67,6 +114,7 @@ const STATES: Record<string, string> = {
   pending: 'Pending',
   read: 'Read',
   unread: 'Unread',
+  ...DISCOUNT_STATES,
   ...STATUS_LABELS,
 };
 

@@ -1,6 +1,7 @@
 import type { NavCount } from '@/features/admin/admin';
 import type { Sql } from '@/server/db/database.server';
 import { countMessages, countUnreadMessages } from './messages/messages.server';
+import { countWaitingReturns } from './returns/return-queries.server';
 import { countPendingReviews } from './reviews/moderation.server';
 import { countLowStock } from './stock/stock-admin.server';
 import { countSubscribers } from './subscribers/subscribers.server';
@@ -11,6 +12,7 @@ export async function navCounts(tx: Sql): Promise<Record<NavCount, number>> {
     pendingReviews: await countPendingReviews(tx),
     unreadMessages: await countUnreadMessages(tx),
     lowStock: await countLowStock(tx),
+    waitingReturns: await countWaitingReturns(tx),
   };
 }
 

@@ -39,13 +39,13 @@ export function pageAfter(path: string, cursor: Cursor, keep: URLSearchParams = 
 }
 
 /** A page of rows and the cursor of the next one (undefined on the last page). */
-export interface Page<T> {
+export interface Page<T, C = Cursor> {
   rows: T[];
-  next: Cursor | undefined;
+  next: C | undefined;
 }
 
 /** Splits `limit + 1` rows fetched into a page of `limit` and whether another follows. */
-export function toPage<T>(rows: T[], limit: number, cursorOf: (row: T) => Cursor): Page<T> {
+export function toPage<T, C = Cursor>(rows: T[], limit: number, cursorOf: (row: T) => C): Page<T, C> {
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return { rows: page, next: rows.length > limit && last ? cursorOf(last) : undefined };

@@ -7,7 +7,10 @@ export interface SessionUser {
   id: string;
   email: string;
   firstName: string | null;
-  /** Present for an admin: the header then links to /admin (the admin itself decides who gets in). */
+  /**
+   * Present for an account that may open /admin: an admin, or an editor (whom /admin takes to the catalogue editor).
+   * The header then links to /admin; the admin itself decides who gets in, and to what. Never a grant of anything.
+   */
   admin?: true;
 }
 

@@ -1,7 +1,7 @@
 // @public: other features may import this module (the rule is in tests/unit/import-rules.test.ts).
 import { z } from 'astro/zod';
-import type { Product } from '@/features/catalog/catalog.server';
-import { productHref } from '@/features/catalog/catalog.server';
+import type { Product } from '@/features/catalogue/catalogue.server';
+import { productHref } from '@/features/catalogue/catalogue.server';
 import type { Database, Sql } from '@/server/db/database.server';
 import { claimsSetting, type ShopperClaims } from '@/server/db/roles.server';
 import { productIdValue } from '@/server/product-id.server';

@@ -14,6 +14,7 @@ interface Props {
 
 const EMPTY: CartLine[] = [];
 const lazy = () => import('./drawer.lazy');
+const cartSync = () => import('../cart/cart.sync');
 
 /** The header's cart button with the item count. It opens the cart drawer, which is loaded on first use. */
 export default function CartBadge({ products }: Props) {
@@ -31,7 +32,7 @@ export default function CartBadge({ products }: Props) {
   // A signed-in shopper's cart is saved to their account; that code loads only once someone has signed in.
   useEffect(() => {
     const sync = () => {
-      if ($user.get() || $cartOwner.get()) lazy().then((m) => m.startCartSync(products), Boolean);
+      if ($user.get() || $cartOwner.get()) cartSync().then((m) => m.startCartSync(products), Boolean);
     };
     sync();
     return $user.listen(sync);

@@ -4,11 +4,13 @@ import { estimatedShippingCents, orderTotals, parcelWeightLb } from '@/lib/prici
 import { type CartLine, type CartProduct, MAX_QUANTITY, onlyLeft } from '../cart/cart';
 import { CART_MESSAGES, setQuantity, subtotal, withoutUnsold } from '../cart/cart.rules';
 import { $cart } from '../cart/cart.store';
-import { formatPrice } from '../catalog/catalog';
+import { formatPrice } from '../catalogue/catalogue';
 import { availableFor, withinStock } from '../stock/stock';
 import { $stock, loadStock } from '../stock/stock.store';
 import { notify } from '../toasts/toast.store';
 import type { CheckoutStage } from './Checkout';
+import DiscountField, { DiscountRows, useDiscount } from './DiscountField';
+import { $discountCode, summaryDiscount } from './discount.store';
 import { $placedOrder, PLACED_MESSAGES } from './placed-order.store';
 
 // The checkout's code loads when the shopper presses Checkout: pages that never check out never download it.
@@ -87,9 +89,15 @@ export default function CartDrawer({ opening, products, onClose }: CartDrawerPro
     if (!opening && d.open) d.close();
   }, [opening, catalogue]);
 
-  // What the server will charge, as far as the cart can tell: shipping by the parcel's weight until the address is known.
+  // What the server will charge, as far as the cart can tell: shipping by the parcel's weight until the address is
+  // known, and the discounts the server answered for this cart (a code's, the automatic offer's).
   const weight = parcelWeightLb(lines, (id) => catalogue.get(id)?.weight);
-  const totals = orderTotals(subtotal(lines, catalogue), estimatedShippingCents(weight));
+  const subtotalCents = subtotal(lines, catalogue);
+  const { discount, pending } = useDiscount(lines, subtotalCents, Boolean(opening));
+  // While the server works out this cart's discount, tax and total wait for it rather than show them without it.
+  const shown = (cents: number) => (pending ? '…' : formatPrice(cents));
+  const discountCode = useStore($discountCode);
+  const totals = orderTotals(subtotalCents, estimatedShippingCents(weight), discount ?? undefined);
 
   function change(line: CartLine, quantity: number, label: string) {
     const before = $cart.get();
@@ -137,7 +145,14 @@ export default function CartDrawer({ opening, products, onClose }: CartDrawerPro
         </div>
         {current !== 'cart' ? (
           <Suspense fallback={<p className="cart-note">Loading checkout…</p>}>
-            <Checkout stage={current} onStage={setStage} lines={lines} catalogue={catalogue} />
+            <Checkout
+              stage={current}
+              onStage={setStage}
+              lines={lines}
+              catalogue={catalogue}
+              discount={discount}
+              discountCode={discountCode}
+            />
           </Suspense>
         ) : lines.length === 0 && placed ? (
           // The order just placed: its number, as the e-mail, the order page and the history name it, and its page.
@@ -216,25 +231,34 @@ export default function CartDrawer({ opening, products, onClose }: CartDrawerPro
                 );
               })}
             </ul>
-            <div className="cart-summary">
+            <div className="cart-summary" aria-busy={pending}>
+              <DiscountField lines={lines} subtotalCents={subtotalCents} />
               <p className="cart-subtotal">
                 <span>Subtotal</span>
                 <strong data-testid="cart-subtotal">{formatPrice(totals.subtotalCents)}</strong>
               </p>
+              <DiscountRows discount={discount && summaryDiscount(discount)} testId="cart-discount" />
+              {pending && (
+                <p className="cart-row cart-discount">
+                  <span>Discount</span>
+                  <span>Checking…</span>
+                </p>
+              )}
               <p className="cart-row">
                 <span>Shipping (estimate)</span>
                 <span data-testid="cart-shipping">{totals.shippingCents === 0 ? 'Free' : formatPrice(totals.shippingCents)}</span>
               </p>
               <p className="cart-row">
                 <span>Tax (8.9%)</span>
-                <span data-testid="cart-tax">{formatPrice(totals.taxCents)}</span>
+                <span data-testid="cart-tax">{shown(totals.taxCents)}</span>
               </p>
               <p className="cart-subtotal cart-total">
                 <span>Estimated total</span>
-                <strong data-testid="cart-total">{formatPrice(totals.totalCents)}</strong>
+                <strong data-testid="cart-total">{shown(totals.totalCents)}</strong>
               </p>
               <p className="cart-note">
-                Shipping is estimated by weight until checkout knows your address. Free shipping on orders of $500 or more.
+                Shipping is estimated by weight until checkout knows your address. Free shipping on orders of $500 or more after
+                discounts.
               </p>
               <button type="button" className="btn cart-checkout" onClick={() => setStage('address')}>
                 Checkout

@@ -1,11 +1,11 @@
 import './checkout.css';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '@/lib/api';
-import { FREE_SHIPPING_FROM_CENTS, orderTotals, parcelWeightLb } from '@/lib/pricing';
+import { FREE_SHIPPING_FROM_CENTS, type OrderTotals, orderTotals, parcelWeightLb } from '@/lib/pricing';
 import { US_STATES } from '@/lib/us-states';
 import type { CartLine, CartProduct } from '../cart/cart';
 import { subtotal } from '../cart/cart.rules';
-import { formatPrice } from '../catalog/catalog';
+import { formatPrice } from '../catalogue/catalogue';
 import CheckoutAddress from './CheckoutAddress';
 import CheckoutPayment from './CheckoutPayment';
 import {
@@ -17,6 +17,8 @@ import {
   wireAddress,
   wireLines,
 } from './checkout';
+import { DiscountRows } from './DiscountField';
+import { type DiscountSummary, summaryDiscount } from './discount.store';
 
 export type CheckoutStage = 'address' | 'payment';
 
@@ -25,6 +27,19 @@ export interface CheckoutProps {
   onStage: (stage: CheckoutStage) => void;
   lines: readonly CartLine[];
   catalogue: ReadonlyMap<number, CartProduct>;
+  /** The discounts the server answered for the cart (the drawer's check), shown until the payment is priced. */
+  discount: DiscountSummary | null;
+  /** The code the shopper applied, sent with the payment for the server to price again. */
+  discountCode: string | undefined;
+}
+
+/** What the server priced when it opened the payment: what is shown, and charged, from then on. */
+export interface PricedPayment {
+  /** What it was priced for: the rate and the code (the address and lines do not change while it is shown). */
+  rateId: string;
+  discountCode: string | undefined;
+  totals: OrderTotals;
+  discount: DiscountSummary | null;
 }
 
 interface WireRate {
@@ -49,8 +64,9 @@ const days = (rate: CheckoutRate) =>
  * shopper presses Checkout, so pages that never check out do not download it. Every amount shown here is what the
  * server will compute; the server computes it again and charges only that.
  */
-export default function Checkout({ stage, onStage, lines, catalogue }: CheckoutProps) {
+export default function Checkout({ stage, onStage, lines, catalogue, discount, discountCode }: CheckoutProps) {
   const [address, setAddress] = useState<AddressFields | null>(null);
+  const [priced, setPriced] = useState<PricedPayment | null>(null);
   const [rates, setRates] = useState<Rates>({ status: 'loading' });
   const [rateId, setRateId] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -96,7 +112,13 @@ export default function Checkout({ stage, onStage, lines, catalogue }: CheckoutP
 
   const shown = rates.status === 'ready' || rates.status === 'failed' ? rates.rates : [];
   const chosen = shown.find((r) => r.id === rateId) ?? null;
-  const totals = orderTotals(subtotal(lines, catalogue), chosen?.amountCents ?? 0);
+  // The server's totals once it has opened the payment for this rate and code; until then, the same rules applied to
+  // the drawer's discount.
+  const server = priced && priced.rateId === chosen?.id && priced.discountCode === discountCode ? priced : null;
+  const totals = server?.totals ?? orderTotals(subtotal(lines, catalogue), chosen?.amountCents ?? 0, discount ?? undefined);
+  const shownDiscount = server ? server.discount : discount;
+  const shipsFree =
+    Boolean(shownDiscount?.freeShipping) || totals.subtotalCents - totals.discountCents >= FREE_SHIPPING_FROM_CENTS;
   const stateName = (code: string) => US_STATES.find((s) => s.code === code)?.name ?? code;
 
   if (stage === 'address' || !address) {
@@ -154,7 +176,7 @@ export default function Checkout({ stage, onStage, lines, catalogue }: CheckoutP
               </span>
             </span>
             <span className="checkout-rate-amount">
-              {totals.subtotalCents >= FREE_SHIPPING_FROM_CENTS ? (
+              {shipsFree ? (
                 <>
                   <s>{formatPrice(rate.amountCents)}</s> Free
                 </>
@@ -171,6 +193,7 @@ export default function Checkout({ stage, onStage, lines, catalogue }: CheckoutP
           <span>Subtotal</span>
           <span data-testid="checkout-subtotal">{formatPrice(totals.subtotalCents)}</span>
         </p>
+        <DiscountRows discount={shownDiscount && summaryDiscount(shownDiscount)} testId="checkout-discount" />
         <p className="cart-row">
           <span>Shipping</span>
           <span data-testid="checkout-shipping">
@@ -192,7 +215,9 @@ export default function Checkout({ stage, onStage, lines, catalogue }: CheckoutP
           lines={wireLines(lines)}
           address={wireAddress(address)}
           rateId={chosen.id}
+          discountCode={discountCode}
           totalCents={totals.totalCents}
+          onPriced={setPriced}
         />
       )}
     </section>

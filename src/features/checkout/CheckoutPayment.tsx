@@ -1,11 +1,15 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { api } from '@/lib/api';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { type ApiFailure, api } from '@/lib/api';
+import type { OrderTotals } from '@/lib/pricing';
 import { $cart } from '../cart/cart.store';
 import { loadStock } from '../stock/stock.store';
 import { notifyOnNextPage } from '../toasts/next-page-toast';
 import { notify } from '../toasts/toast.store';
+import type { PricedPayment } from './Checkout';
 import type { CardResult, PaymentsClient } from './card-form';
 import { CHECKOUT_MESSAGES, ORDER_RELOAD_MS, ORDER_TOAST_MS, type wireAddress, type wireLines } from './checkout';
+import { $discountCode, type DiscountSummary } from './discount.store';
+import { openedPayment, rememberPayment } from './opened-payment';
 import { $placedOrder, PLACED_MESSAGES } from './placed-order.store';
 import TestCardForm from './TestCardForm';
 
@@ -16,8 +20,12 @@ export interface CheckoutPaymentProps {
   lines: ReturnType<typeof wireLines>;
   address: ReturnType<typeof wireAddress>;
   rateId: string;
+  /** The code the shopper applied (sent as `discountCode`: the server prices it again), or none. */
+  discountCode: string | undefined;
   /** What the page computed; the server's amount wins when they differ. */
   totalCents: number;
+  /** What the server priced as it opened the payment (null while it is being opened again, or could not be). */
+  onPriced: (priced: PricedPayment | null) => void;
 }
 
 interface Intent {
@@ -40,19 +48,27 @@ interface OpenedPayment {
   client_secret: string;
   paymentIntentId: string;
   amountCents: number;
+  totals: OrderTotals;
+  /** The code and the offer as the server priced them. */
+  discount?: DiscountSummary;
   processor: PaymentsClient;
 }
 
-const failureMessage = (res: { status: number; message: string }) =>
-  res.status === 0 ? CHECKOUT_MESSAGES.paymentProcessingFailed : `${CHECKOUT_MESSAGES.apiError(res.status)}: ${res.message}`;
+/** What the payment step says when it could not be opened; a refused code is said in the server's own words. */
+const failureMessage = (res: ApiFailure) =>
+  res.status === 0
+    ? CHECKOUT_MESSAGES.paymentProcessingFailed
+    : res.code === 'discount_refused'
+      ? res.message
+      : `${CHECKOUT_MESSAGES.apiError(res.status)}: ${res.message}`;
 
-export default function CheckoutPayment({ lines, address, rateId, totalCents }: CheckoutPaymentProps) {
+export default function CheckoutPayment({ lines, address, rateId, discountCode, totalCents, onPriced }: CheckoutPaymentProps) {
   const [intent, setIntent] = useState<Intent | null>(null);
   const [phase, setPhase] = useState<Phase>({ kind: 'preparing' });
   const [error, setError] = useState<string | null>(null);
-  const request = JSON.stringify({ lines, address, rateId });
-  // The payment this browser opened: a changed cart updates it (and its hold) rather than opening a second one.
-  const opened = useRef<string | null>(null);
+  /** The code the server refused as the payment opened: nothing is charged until the shopper goes on without it. */
+  const [refusedCode, setRefusedCode] = useState<string | null>(null);
+  const request = JSON.stringify({ lines, address, rateId, ...(discountCode ? { discountCode } : {}) });
 
   /**
    * Opens the payment for the cart as it is, or (with the one opened before) updates or reuses it; the server holds
@@ -61,10 +77,15 @@ export default function CheckoutPayment({ lines, address, rateId, totalCents }: 
   async function open() {
     const res = await api<OpenedPayment>('/api/create-payment-intent', {
       ...(JSON.parse(request) as object),
-      ...(opened.current ? { previousClientSecret: opened.current } : {}),
+      // The payment this page opened, on this stage or before going back: updated, not opened a second time.
+      ...(openedPayment() ? { previousClientSecret: openedPayment() } : {}),
     });
     if (!res.ok && res.code === 'out_of_stock') void loadStock();
-    if (res.ok) opened.current = res.data.client_secret;
+    if (!res.ok && res.code === 'discount_refused') setRefusedCode(discountCode ?? null);
+    if (res.ok) {
+      rememberPayment(res.data.client_secret);
+      onPriced({ rateId, discountCode, totals: res.data.totals, discount: res.data.discount ?? null });
+    } else onPriced(null);
     return res;
   }
 
@@ -74,6 +95,9 @@ export default function CheckoutPayment({ lines, address, rateId, totalCents }: 
     let current = true;
     setPhase({ kind: 'preparing' });
     setError(null);
+    setRefusedCode(null);
+    // What was priced for the payment before (another rate, address or code) is not what will be charged now.
+    onPriced(null);
     void (async () => {
       const res = await open();
       if (!current) return;
@@ -100,6 +124,13 @@ export default function CheckoutPayment({ lines, address, rateId, totalCents }: 
    */
   async function beforePay(): Promise<string | null> {
     const res = await open();
+    if (!res.ok && res.code === 'discount_refused') {
+      // The code cannot be used any more (used up meanwhile, say): the card form goes, and the message says why.
+      setIntent(null);
+      setPhase({ kind: 'preparing' });
+      setError(res.message);
+      return res.message;
+    }
     if (!res.ok) return res.message;
     if (res.data.client_secret === intent?.clientSecret) return null;
     // The server had to open another payment (this one could no longer be used): the form shows it, to pay afresh.
@@ -175,11 +206,19 @@ export default function CheckoutPayment({ lines, address, rateId, totalCents }: 
   const amount = intent?.amountCents ?? totalCents;
   return (
     <div className="checkout-payment">
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      {error &&
+        (refusedCode ? (
+          <div className="form-error" role="alert">
+            <p className="checkout-refused">{error}</p>
+            <button type="button" className="link-button" onClick={() => $discountCode.set(undefined)}>
+              Continue without code {refusedCode}
+            </button>
+          </div>
+        ) : (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        ))}
       {phase.kind === 'preparing' && !error && <p className="cart-note">Preparing a secure payment…</p>}
       {intent && phase.kind !== 'preparing' && phase.kind !== 'done' && (
         <CardForm

@@ -2,7 +2,7 @@ import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-
 import type { PaymentIntentResult, Stripe } from '@stripe/stripe-js';
 import { loadStripe } from '@stripe/stripe-js/pure';
 import { type SubmitEvent, useEffect, useMemo, useState } from 'react';
-import { formatPrice } from '../catalog/catalog';
+import { formatPrice } from '../catalogue/catalogue';
 import type { CardFormProps } from './card-form';
 import { CHECKOUT_MESSAGES } from './checkout';
 

@@ -9,7 +9,7 @@ import {
   parseExpiry,
   TEST_CARDS,
 } from '@/server/payments/test-cards';
-import { formatPrice } from '../catalog/catalog';
+import { formatPrice } from '../catalogue/catalogue';
 import type { CardFormProps } from './card-form';
 import { CHECKOUT_MESSAGES } from './checkout';
 import './test-card-form.css';

@@ -5,7 +5,6 @@ import { isEmail } from '@/lib/email';
 import { fallbackShippingCents } from '@/lib/pricing';
 import { isUsStateCode } from '@/lib/us-states';
 import { zipStateProblem } from '@/lib/zip-codes';
-import type { CartLine } from '../cart/cart';
 
 /** The address stage's fields, named as the spec names them. The country is fixed to US. */
 export interface AddressFields {
@@ -100,9 +99,7 @@ export function toastOrderId(orderId: string): string {
   return orderId.slice(0, 8);
 }
 
-/** The body the server prices: product ids, quantities and variants only; never a price. */
-export const wireLines = (lines: readonly CartLine[]) =>
-  lines.map(({ productId, quantity, selectedColor, selectedSize }) => ({ productId, quantity, selectedColor, selectedSize }));
+export { wireLines } from './wire-lines';
 
 /** The address in the shape the server's endpoints take (the spec's toAddress). */
 export const wireAddress = (a: AddressFields) => ({

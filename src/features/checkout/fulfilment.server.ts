@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import { type Database, jsonColumn } from '@/server/db/database.server';
 import { asService, serviceStatement } from '@/server/db/roles.server';
 import { logger } from '@/server/log.server';
 import type { MailPort } from '@/server/mail/mail.port';
 import { labelsBought, labelsFailed } from '@/server/metrics.server';
 import { type Address, type ShippingPort, shopParcel, WAREHOUSE } from '@/server/shipping/shipping.port';
+import { recordedDiscount } from '../orders/discount-lines';
 import { shipTo } from '../orders/order-page.server';
 import { orderNumber, webLink } from '../orders/orders';
 import { refundCountsSql, refundedCentsSql } from '../orders/refunds.server';
@@ -22,6 +24,10 @@ interface OrderForJobs {
   customer_email: string;
   customer_name: string;
   subtotal_cents: number;
+  discount_code: string | null;
+  discount_cents: number;
+  offer_cents: number;
+  shipping_discount_cents: number;
   shipping_cents: number;
   tax_cents: number;
   total_cents: number;
@@ -38,6 +44,7 @@ interface OrderForJobs {
     price_cents: number;
     selected_color: string | null;
     selected_size: string | null;
+    final_sale: boolean;
   }[];
 }
 
@@ -45,11 +52,11 @@ async function loadOrder(db: Database, orderId: string): Promise<OrderForJobs> {
   const [order] = await serviceStatement<OrderForJobs>(
     db,
     `select o.id, o.created_at, o.customer_email, o.customer_name, o.subtotal_cents, o.shipping_cents, o.tax_cents,
-              o.total_cents, o.shipping_address, o.shipping_method, o.tracking_number, o.tracking_url, o.label_url,
+              o.total_cents, o.discount_code, o.discount_cents, o.offer_cents, o.shipping_discount_cents, o.shipping_address, o.shipping_method, o.tracking_number, o.tracking_url, o.label_url,
               o.estimated_delivery::text as estimated_delivery,
               coalesce((select json_agg(json_build_object('product_name', i.product_name, 'quantity', i.quantity,
-                          'price_cents', i.price_cents, 'selected_color', i.selected_color, 'selected_size', i.selected_size)
-                        order by i.id) from public.order_items i where i.order_id = o.id), '[]'::json) as items
+                          'price_cents', i.price_cents, 'selected_color', i.selected_color, 'selected_size', i.selected_size,
+                          'final_sale', i.final_sale) order by i.id) from public.order_items i where i.order_id = o.id), '[]'::json) as items
        from public.orders o where o.id = $1`,
     [orderId],
   );
@@ -64,21 +71,28 @@ async function loadOrder(db: Database, orderId: string): Promise<OrderForJobs> {
 
 /**
  * The 'order-label' job: buys the order's shipping label once and stores its tracking number and where it is. A label
- * the embedded adapter draws is kept in the database and served by the shop; a carrier's is linked to.
+ * the embedded adapter draws is kept in the database and served by the shop; a carrier's is linked to. An address the
+ * admin changed since the checkout (admin/orders/order-ops.server.ts) is quoted afresh by the adapter (`addressKey`),
+ * and a label is stored only while the order still has the address it was bought for: one changed meanwhile fails
+ * this attempt, and the next buys the label for the new address.
  */
 export function labelJob(deps: { db: Database; shipping: ShippingPort; publicOrigin: string }) {
   return async ({ orderId }: { orderId: string }): Promise<void> => {
     const order = await loadOrder(deps.db, orderId);
     // A retried job after a label was stored (the job ran, but marking it done failed) must not buy a second one.
     if (order.tracking_number) return;
+    const checkout = await checkoutOf(deps.db, orderId);
+    const to = order.shipping_address;
+    const changed = checkout.quotedTo !== null && JSON.stringify(shipTo(checkout.quotedTo)) !== JSON.stringify(shipTo(to));
     let label: Awaited<ReturnType<ShippingPort['buyLabel']>>;
     try {
       label = await deps.shipping.buyLabel({
         from: WAREHOUSE,
-        to: order.shipping_address,
-        parcel: shopParcel(await orderWeight(deps.db, orderId)),
+        to,
+        parcel: shopParcel(checkout.weightLb),
         rate: order.shipping_method,
         orderNumber: orderNumber(order.id),
+        ...(changed ? { addressKey: addressKey(to) } : {}),
       });
     } catch (error) {
       labelsFailed.inc();
@@ -87,7 +101,7 @@ export function labelJob(deps: { db: Database; shipping: ShippingPort; publicOri
     }
     labelsBought.inc();
     log.info({ orderId, shipping: deps.shipping.name, service: order.shipping_method.service }, 'label bought');
-    await asService(deps.db, async (tx) => {
+    const stored = await asService(deps.db, async (tx) => {
       let labelUrl: string;
       if (label.file.kind === 'pdf') {
         await tx.query(
@@ -96,25 +110,50 @@ export function labelJob(deps: { db: Database; shipping: ShippingPort; publicOri
         );
         labelUrl = `${deps.publicOrigin}/api/orders/${orderId}/label`;
       } else labelUrl = label.file.url;
-      await tx.query(`update public.orders set tracking_number = $2, tracking_url = $3, label_url = $4 where id = $1`, [
-        orderId,
-        label.trackingNumber,
-        label.trackingUrl,
-        labelUrl,
-      ]);
+      const [row] = await tx.query(
+        `update public.orders set tracking_number = $2, tracking_url = $3, label_url = $4
+          where id = $1 and shipping_address = $5::text::jsonb returning id`,
+        [orderId, label.trackingNumber, label.trackingUrl, labelUrl, JSON.stringify(to)],
+      );
+      // Thrown inside the transaction, so the PDF goes with it.
+      if (!row) throw new AddressChanged(orderId);
+      return true;
+    }).catch((error: unknown) => {
+      if (error instanceof AddressChanged) return false;
+      throw error;
     });
+    if (!stored) {
+      log.warn({ orderId, trackingNumber: label.trackingNumber }, 'label not used: the address changed while it was bought');
+      throw new Error('The shipping address changed while the label was bought: the next try buys it for the new address.');
+    }
   };
 }
 
-/** The parcel's weight as the checkout computed it (what the shipping was quoted and paid for). */
-async function orderWeight(db: Database, orderId: string): Promise<number> {
-  const [row] = await serviceStatement<{ weight: number }>(
+class AddressChanged extends Error {
+  constructor(orderId: string) {
+    super(`the address of order ${orderId} changed while its label was bought`);
+  }
+}
+
+/** A short key for a ship-to address, telling a label bought for it apart from one bought for another. */
+const addressKey = (to: OrderForJobs['shipping_address']) =>
+  createHash('sha256')
+    .update(JSON.stringify(shipTo(to)))
+    .digest('hex')
+    .slice(0, 8);
+
+/**
+ * The parcel's weight as the checkout computed it (what the shipping was quoted and paid for), and the address its
+ * rate was quoted for.
+ */
+async function checkoutOf(db: Database, orderId: string): Promise<{ weightLb: number; quotedTo: Address | null }> {
+  const [row] = await serviceStatement<{ weight: number; address: string | Address | null }>(
     db,
-    `select parcel_weight_lb::float8 as weight from public.checkouts where order_id = $1`,
+    `select parcel_weight_lb::float8 as weight, address from public.checkouts where order_id = $1`,
     [orderId],
   );
   if (!row) throw new Error(`no checkout for order ${orderId}`);
-  return row.weight;
+  return { weightLb: row.weight, quotedTo: row.address ? jsonColumn<Address>(row.address) : null };
 }
 
 /** The order as its e-mails show it: the stored snapshot, with a tracking link only when it is a web page. */
@@ -130,8 +169,10 @@ function orderEmailData(order: OrderForJobs): OrderEmailData {
       size: i.selected_size,
       quantity: i.quantity,
       priceCents: i.price_cents,
+      finalSale: i.final_sale === true,
     })),
     subtotalCents: order.subtotal_cents,
+    discount: recordedDiscount(order),
     shippingCents: order.shipping_cents,
     taxCents: order.tax_cents,
     totalCents: order.total_cents,

@@ -1,4 +1,4 @@
-import { formatPrice } from '@/features/catalog/catalog';
+import { formatPrice } from '@/features/catalogue/catalogue';
 import { MAX_CHARGE_CENTS, MIN_CHARGE_CENTS } from '@/lib/pricing';
 import { newToken, tokenHash } from '@/server/auth/tokens.server';
 import { type Database, jsonColumn, type Sql } from '@/server/db/database.server';
@@ -9,8 +9,9 @@ import { queueJob } from '@/server/outbox/jobs.server';
 import type { PaymentIntent, PaymentsPort } from '@/server/payments/payments.port';
 import type { Address } from '@/server/shipping/shipping.port';
 import { cartId } from '../cart/cart';
+import { type ClaimResult, claimDiscount, discountUsed, settleDiscount } from '../discounts/discounts.server';
 import { type Shortfall, STOCK_MESSAGES } from '../stock/stock';
-import { type CountedLine, keyOf, sameItem, sellStock, wasSold } from '../stock/stock.server';
+import { type CountedLine, keyOf, restockOrder, sameItem, sellStock, wasSold } from '../stock/stock.server';
 import type { CheckoutRate } from './checkout';
 import { soldOutJobKey } from './sold-out.server';
 
@@ -29,6 +30,10 @@ export interface CheckoutLine {
   image: string;
   /** The item as the shop names it ('Clinical Scrubs (Blue, M)'), for what the shopper is told about its stock. */
   label?: string;
+  /** The line's share of the order's discount (a code's and the offer's), in cents: paid for it is price × quantity − this. */
+  discountCents?: number;
+  /** The catalogue marked it final sale (it cannot be returned); absent in checkouts opened before the field. */
+  finalSale?: boolean;
 }
 
 export const CHECKOUT_PROBLEMS = {
@@ -43,6 +48,9 @@ export const CHECKOUT_PROBLEMS = {
     `${name} cannot be bought online at the moment: its price is being corrected. Please take it out of your cart and try again later.`,
   overPaymentLimit: (totalCents: number) =>
     `This order comes to ${formatPrice(totalCents)}, more than one card payment can take (${formatPrice(MAX_CHARGE_CENTS)}). Please take some items out and order them separately.`,
+  /** An exchange's replacement whose items went while it was held (the owner's words). */
+  replacementSoldOut: (labels: readonly string[]) =>
+    `${labels.join(', ')} sold out meanwhile, so no replacement was sent. Refund the return instead, or try again once it is back in stock.`,
   underPaymentMinimum: (totalCents: number) =>
     `This order comes to ${formatPrice(totalCents)}, less than the smallest card payment (${formatPrice(MIN_CHARGE_CENTS)}). Please add to your cart.`,
 } as const;
@@ -82,6 +90,10 @@ interface CheckoutRow {
   shipping_cents: number;
   tax_cents: number;
   total_cents: number;
+  discount_code: string | null;
+  discount_cents: number;
+  offer_cents: number;
+  shipping_discount_cents: number;
   order_id: string | null;
 }
 
@@ -109,9 +121,10 @@ export async function recordOrder(
     lines: CheckoutLine[] | string;
     sold_out: SoldOutItem[] | string | null;
     total_cents: number;
+    discount_code: string | null;
   }>(
     db,
-    `select c.id, c.user_id, c.order_id, c.lines, o.sold_out, c.total_cents
+    `select c.id, c.user_id, c.order_id, c.lines, o.sold_out, c.total_cents, c.discount_code
        from public.checkouts c left join public.orders o on o.id = c.order_id
       where c.payment_intent_id = $1`,
     [paymentIntentId],
@@ -149,11 +162,16 @@ export async function recordOrder(
   // transaction then fail, the sale stays recorded for the checkout and the next call (a retry, the webhook,
   // reconciliation) takes nothing more.
   const lines = jsonColumn<CheckoutLine[]>(known.lines);
+  // The code's use becomes used the same way, once, in a statement of its own (decision 009): a payment that outlived
+  // its hold gets the discount while the code's limits have room; when they have none, the order is recorded cancelled
+  // and refunded like an item sold out meanwhile, so no code is ever used past its limit.
+  const use: ClaimResult | null = known.discount_code ? await claimDiscount(db, known.id) : null;
   const sale = await sellStock(db, known.id, lines);
 
   const result = await asService(db, async (tx): Promise<RecordResult> => {
     const [checkout] = await tx.query<CheckoutRow>(
-      `select id, user_id, lines, address, rate, subtotal_cents, shipping_cents, tax_cents, total_cents, order_id
+      `select id, user_id, lines, address, rate, subtotal_cents, shipping_cents, tax_cents, total_cents, discount_code,
+              discount_cents, offer_cents, shipping_discount_cents, order_id
        from public.checkouts where payment_intent_id = $1 for update`,
       [paymentIntentId],
     );
@@ -169,7 +187,10 @@ export async function recordOrder(
     if (!paidInFull(intent, checkout.total_cents)) return mismatched(intent, checkout.id, checkout.total_cents);
     // Under the checkout's lock, which the sale takes too: what was sold is in stock_sales. A concurrent call may have
     // sold it after this one found it short (the owner put items back in between): the sale it made counts.
-    const soldOut = sale.state === 'short' && !(await wasSold(tx, checkout.id)) ? soldOutItems(sale.counted, lines) : null;
+    const short = sale.state === 'short' && !(await wasSold(tx, checkout.id)) ? soldOutItems(sale.counted, lines) : null;
+    // Likewise for the code's use: one a concurrent call made used counts.
+    const codeGone = use?.state === 'refused' && !(await discountUsed(tx, checkout.id));
+    const soldOut = codeGone ? [...(short ?? []), codeItem(checkout.discount_code ?? '')] : short;
     return { ok: true, order: await insertOrder(tx, checkout, paymentIntentId, soldOut) };
   });
   if (result.ok && result.order.created) {
@@ -178,6 +199,42 @@ export async function recordOrder(
     options.onQueued?.();
   }
   return result;
+}
+
+/**
+ * Records the $0 replacement order an exchange sends (decision 011) once, as recordOrder records a paid one: the
+ * checkout (opened and held like any, keyed by its return: `replacementKey`) is sold once and its order written under
+ * the checkout's row lock, with its label and e-mails. There is no payment to ask about; when its items are gone
+ * (its hold lapsed meanwhile), nothing is recorded and the caller is told in words.
+ */
+export async function recordReplacement(db: Database, replacementKey: string): Promise<RecordResult> {
+  const [known] = await serviceStatement<{ id: string; order_id: string | null; lines: CheckoutLine[] | string }>(
+    db,
+    `select id, order_id, lines from public.checkouts where payment_intent_id = $1 and content_hash like 'replacement:%'`,
+    [replacementKey],
+  );
+  if (!known) return { ok: false, status: 404, message: CHECKOUT_PROBLEMS.notFound };
+  if (known.order_id) return { ok: true, order: recorded(known.order_id, false, undefined) };
+  const lines = jsonColumn<CheckoutLine[]>(known.lines);
+  const sale = await sellStock(db, known.id, lines);
+  return asService(db, async (tx): Promise<RecordResult> => {
+    const [checkout] = await tx.query<CheckoutRow>(
+      `select id, user_id, lines, address, rate, subtotal_cents, shipping_cents, tax_cents, total_cents, discount_code,
+              discount_cents, offer_cents, shipping_discount_cents, order_id
+       from public.checkouts where id = $1 for update`,
+      [known.id],
+    );
+    if (!checkout) return { ok: false, status: 404, message: CHECKOUT_PROBLEMS.notFound };
+    if (checkout.order_id) return { ok: true, order: recorded(checkout.order_id, false, undefined) };
+    if (sale.state === 'short' && !(await wasSold(tx, checkout.id))) {
+      const gone = soldOutItems(sale.counted, lines).map((i) => i.label);
+      return { ok: false, status: 409, message: CHECKOUT_PROBLEMS.replacementSoldOut(gone) };
+    }
+    const order = await insertOrder(tx, checkout, replacementKey, null, { replacement: true });
+    ordersRecorded.inc();
+    log.info({ orderId: order.id, replacementKey }, 'replacement order recorded');
+    return { ok: true, order };
+  });
 }
 
 /** Whether the processor took the checkout's total, in dollars: the only payment an order is recorded for. */
@@ -210,6 +267,16 @@ function soldOutItems(counted: readonly CountedLine[], lines: readonly CheckoutL
       };
     });
 }
+
+/** A code whose uses ran out while its payment was going through, as the shopper and the owner are told of it. */
+const codeItem = (code: string): SoldOutItem => ({
+  productId: 0,
+  color: '',
+  size: '',
+  label: `Discount code ${code}`,
+  wanted: 1,
+  available: 0,
+});
 
 /** How many links to one order its paying browser can be given (each confirmation after payment asks for one). */
 const MAX_BROWSER_LINKS = 5;
@@ -245,6 +312,7 @@ async function insertOrder(
   checkout: CheckoutRow,
   paymentIntentId: string,
   soldOut: SoldOutItem[] | null,
+  { replacement = false }: { replacement?: boolean } = {},
 ): Promise<RecordedOrder> {
   const address = jsonColumn<Address>(checkout.address);
   const rate = jsonColumn<CheckoutRate>(checkout.rate);
@@ -254,10 +322,11 @@ async function insertOrder(
   const accessToken = newToken();
   const [inserted] = await tx.query<{ id: string }>(
     `insert into public.orders (user_id, customer_email, customer_name, subtotal_cents, shipping_cents, tax_cents, total_cents,
-       payment_intent_id, shipping_address, shipping_method, estimated_delivery, access_token_hash, status, sold_out)
+       payment_intent_id, shipping_address, shipping_method, estimated_delivery, access_token_hash, status, sold_out,
+       discount_code, discount_cents, offer_cents, shipping_discount_cents)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9::text::jsonb, $10::text::jsonb,
        case when $11::int is null then null else (now() + make_interval(days => $11::int))::date end, $12,
-       case when $13::text is null then 'processing' else 'cancelled' end, $13::text::jsonb)
+       case when $13::text is null then 'processing' else 'cancelled' end, $13::text::jsonb, $14, $15, $16, $17)
      on conflict (payment_intent_id) do nothing
      returning id`,
     [
@@ -274,6 +343,10 @@ async function insertOrder(
       rate.estimatedDays,
       tokenHash(accessToken),
       soldOut ? JSON.stringify(soldOut) : null,
+      checkout.discount_code,
+      checkout.discount_cents,
+      checkout.offer_cents,
+      checkout.shipping_discount_cents,
     ],
   );
   if (!inserted) {
@@ -286,10 +359,12 @@ async function insertOrder(
   }
   const items = tx.query(
     `insert into public.order_items (order_id, product_id, product_name, product_category, price_cents, quantity,
-       selected_color, selected_size, product_sku, image)
-     select $1, l."productId", l.name, l.category, l."priceCents", l.quantity, l."selectedColor", l."selectedSize", l.sku, l.image
+       selected_color, selected_size, product_sku, image, discount_cents, final_sale)
+     select $1, l."productId", l.name, l.category, l."priceCents", l.quantity, l."selectedColor", l."selectedSize", l.sku, l.image,
+       coalesce(l."discountCents", 0), coalesce(l."finalSale", false)
      from jsonb_to_recordset($2::text::jsonb) as l ("productId" integer, name text, category text, "priceCents" integer,
-       quantity integer, "selectedColor" text, "selectedSize" text, sku text, image text)`,
+       quantity integer, "selectedColor" text, "selectedSize" text, sku text, image text, "discountCents" integer,
+       "finalSale" boolean)`,
     [inserted.id, JSON.stringify(lines)],
   );
   const attached = tx.query(`update public.checkouts set order_id = $2, updated_at = now() where id = $1`, [
@@ -297,12 +372,15 @@ async function insertOrder(
     inserted.id,
   ]);
   if (soldOut) {
-    // Nothing ships and the cart stays as it is; the job refunds the payment, then tells the shopper and the shop.
+    // Nothing ships and the cart stays as it is; the job refunds the payment, then tells the shopper and the shop. What
+    // the sale took (when only the code's uses ran out) goes back, and so does the code's use.
     await Promise.all([
       items,
       attached,
       queueJob(tx, 'order-sold-out', { orderId: inserted.id, accessToken }, soldOutJobKey(inserted.id)),
+      checkout.discount_code ? settleDiscount(tx, checkout.id, inserted.id, true) : null,
     ]);
+    await restockOrder(tx, inserted.id);
     return {
       id: inserted.id,
       created: true,
@@ -314,13 +392,15 @@ async function insertOrder(
   await Promise.all([
     items,
     attached,
-    // The bought lines leave the shopper's saved cart (what they added meanwhile on another device stays).
-    checkout.user_id
+    // The bought lines leave the shopper's saved cart (what they added meanwhile on another device stays); a
+    // replacement was not in it.
+    checkout.user_id && !replacement
       ? tx.query(
           `delete from public.user_carts where user_id = $1 and cart_id in (select jsonb_array_elements_text($2::text::jsonb))`,
           [checkout.user_id, JSON.stringify(bought)],
         )
       : null,
+    checkout.discount_code ? settleDiscount(tx, checkout.id, inserted.id, false) : null,
     queueJob(tx, 'order-label', { orderId: inserted.id }, `label:${inserted.id}`),
     queueJob(tx, 'order-email', { orderId: inserted.id, audience: 'customer', accessToken }, `mail:customer:${inserted.id}`),
     queueJob(tx, 'order-email', { orderId: inserted.id, audience: 'shop' }, `mail:shop:${inserted.id}`),

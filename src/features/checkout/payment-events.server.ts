@@ -2,11 +2,21 @@ import type { Database } from '@/server/db/database.server';
 import { serviceStatement } from '@/server/db/roles.server';
 import { logger } from '@/server/log.server';
 import { type PaymentsPort, WebhookSignatureError } from '@/server/payments/payments.port';
+import { releaseDiscountHolds } from '../discounts/discounts.server';
 import { refundCountsSql } from '../orders/refunds.server';
 import { releaseHolds } from '../stock/stock.server';
 import { recordOrder } from './order.server';
 
 const log = logger('checkout');
+
+/**
+ * Lets go of what the checkout of a failed, declined or canceled payment (3-D Secure abandoned included) held: its
+ * stock and its code's use, so another shopper may have them. Only what was held before `failedAt` (a hold taken since,
+ * for another attempt, stays), and nothing once the order is recorded.
+ */
+export async function releasePayment(db: Database, paymentIntentId: string, failedAt: Date | null = null): Promise<void> {
+  await Promise.all([releaseHolds(db, paymentIntentId, failedAt), releaseDiscountHolds(db, paymentIntentId, failedAt)]);
+}
 
 export type WebhookResult = { status: 200; body: { received: true; duplicate?: true } } | { status: 400 | 500; message: string };
 
@@ -37,7 +47,7 @@ export async function handlePaymentEvent(
   // A declined card or a canceled payment lets go of what its checkout held, so another shopper may buy it; a hold
   // taken after the failure (the shopper paying again) stays. The next attempt holds again before the card is charged.
   if ((event.type === 'payment_intent.payment_failed' || event.type === 'payment_intent.canceled') && event.intentId) {
-    await releaseHolds(db, event.intentId, event.createdAt);
+    await releasePayment(db, event.intentId, event.createdAt);
   }
   if (event.type === 'payment_intent.succeeded' && event.intentId) {
     const result = await recordOrder(db, payments, event.intentId, options.onQueued ? { onQueued: options.onQueued } : {});
@@ -87,6 +97,8 @@ export async function reconcilePayments(
     `select payment_intent_id from public.checkouts
        where order_id is null and payment_intent_id is not null
          and updated_at < now() - make_interval(mins => $1) and updated_at > now() - interval '2 hours'
+         -- An exchange's replacement has no payment to ask about: its return's owner sends it (replacement.server.ts).
+         and content_hash not like 'replacement:%'
        order by updated_at limit 100`,
     [graceMinutes],
   );

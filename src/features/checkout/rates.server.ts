@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'astro/zod';
-import type { CatalogueIndex } from '@/features/catalog/catalog';
+import type { CatalogueIndex } from '@/features/catalogue/catalogue';
 import { MAX_PARCEL_LB, parcelWeightLb } from '@/lib/pricing';
 import type { Database, Sql } from '@/server/db/database.server';
 import { asService } from '@/server/db/roles.server';

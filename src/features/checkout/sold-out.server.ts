@@ -3,7 +3,7 @@ import { asService, serviceStatement } from '@/server/db/roles.server';
 import { escapeHtml } from '@/server/mail/escape.server';
 import { queueJob } from '@/server/outbox/jobs.server';
 import type { PaymentsPort } from '@/server/payments/payments.port';
-import { formatPrice } from '../catalog/catalog';
+import { formatPrice } from '../catalogue/catalogue';
 import { orderNumber } from '../orders/orders';
 import { refundCounts, refundedCentsSql } from '../orders/refunds.server';
 import { soldOutLabels } from './fulfilment.server';

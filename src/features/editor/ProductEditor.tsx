@@ -1,14 +1,24 @@
-import { type ChangeEvent, type SubmitEvent, useId, useState } from 'react';
+import { type ChangeEvent, type SubmitEvent, useEffect, useId, useRef, useState } from 'react';
 import { api } from '@/lib/api';
+import ColourList from './ColourList';
 import type { ProductForm } from './catalogue-edit.server';
-import { colourValue, type FormInputs, fromInputs, toInputs } from './catalogue-form';
+import { type FormInputs, fromInputs, type Refusal, toInputs } from './catalogue-form';
+import EditHistory from './EditHistory';
+import { FieldProblem, fieldProps, problemId, problemsByInput } from './FieldProblem';
+import FixList, { focusFirst } from './FixList';
+import PictureList from './PictureList';
+import RepositoryChange from './RepositoryChange';
+import SaleFields from './SaleFields';
+import SaveConflict from './SaveConflict';
+import { saleFromInputs, saleInputs } from './sale-form';
+import { differences, merged } from './save-conflict';
 
 interface Props {
   form: ProductForm;
   /** The shop's time zone, for the history's times. */
   timeZone: string;
   /**
-   * The home page's categories and the sizes, from the page (catalog/categories.ts): imported here, the lists would
+   * The home page's categories and the sizes, from the page (catalogue/categories.ts): imported here, the lists would
    * move into the chunk every shopper page loads, which this island shares with the catalogue's browser.
    */
   mainCategories: readonly string[];
@@ -37,13 +47,11 @@ const time = (iso: string, timeZone: string) =>
     timeZoneName: 'short',
   }).format(new Date(iso));
 
-const picture = (name: string) => `/api/admin/catalogue/pictures/${encodeURIComponent(name)}`;
-const pictureOf = (src: string) => src.replace(/^\.\/images\//, '');
-
 /**
  * A product's form in the shop's editor: every field an editor changes, the id, file name and likes shown but not
- * editable, the pictures with their previews and an upload, and the product's history with an Undo per save. A save
- * says "Saved" and what changed, and the note stays until the next change; a refused save says why and changes nothing.
+ * editable, the pictures with their previews, their order and an upload, and the product's history with an Undo per
+ * save. A save says "Saved" and what changed, and the note stays until the next change; a refused save changes nothing
+ * and says why beside each field concerned, lists them by the Save button and takes the focus to the first.
  */
 export default function ProductEditor(props: Props) {
   const id = useId();
@@ -51,16 +59,45 @@ export default function ProductEditor(props: Props) {
   const [inputs, setInputs] = useState<FormInputs>(() => toInputs(props.form.fields));
   const [status, setStatus] = useState<Status>(null);
   const [busy, setBusy] = useState(false);
-  const [invalid, setInvalid] = useState<keyof FormInputs | null>(null);
+  /** The sale's inputs, on the shop's clock: saved with the form (a crossed save keeps the sale as typed here). */
+  const [sale, setSale] = useState(() => saleInputs(props.form.fields.sale, props.timeZone));
+  const [refusals, setRefusals] = useState<Refusal[]>([]);
+  /** A newer save than the form's, found by a save: shown beside what was typed until the editor chooses. */
+  const [conflict, setConflict] = useState<ProductForm | null>(null);
+  /** Counts refused saves: each takes the focus to the first field refused, once it has rendered. */
+  const [refusedSaves, setRefusedSaves] = useState(0);
+  const fixList = useRef<HTMLDivElement>(null);
+  const problems = problemsByInput(refusals);
 
-  const set = <K extends keyof FormInputs>(key: K, value: FormInputs[K]) => {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new refusal moves the focus, not each keystroke after it
+  useEffect(() => {
+    if (refusedSaves > 0) focusFirst(id, refusals, fixList.current?.querySelector('h2') ?? null);
+  }, [refusedSaves, id]);
+
+  /** Drops the refusals of `fields` (and of their parts): what the editor has changed since. */
+  const clear = (fields: readonly string[]) =>
+    setRefusals((now) => now.filter((r) => !fields.some((f) => r.field === f || r.field.startsWith(`${f}.`))));
+
+  const set = <K extends keyof FormInputs>(key: K, value: FormInputs[K], fields: readonly string[] = [key]) => {
     setInputs((now) => ({ ...now, [key]: value }));
-    setInvalid((k) => (k === key ? null : k));
+    clear(fields);
   };
 
+  function refuse(found: Refusal[]) {
+    setRefusals(found);
+    setStatus({
+      kind: 'error',
+      text: `Not saved: ${found.length === 1 ? 'one thing' : `${found.length} things`} to fix, each said beside its field.`,
+    });
+    setRefusedSaves((n) => n + 1);
+  }
+
   function took(answer: SaveAnswer) {
+    setRefusals([]);
+    setConflict(null);
     setForm(answer.form);
     setInputs(toInputs(answer.form.fields));
+    setSale(saleInputs(answer.form.fields.sale, props.timeZone));
     setStatus(
       answer.saved
         ? {
@@ -73,23 +110,67 @@ export default function ProductEditor(props: Props) {
     );
   }
 
-  async function save(e: SubmitEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const sent = fromInputs(inputs, form.fields);
-    if ('message' in sent) {
-      setInvalid(sent.field);
-      setStatus({ kind: 'error', text: sent.message });
-      document.getElementById(`${id}-${sent.field}`)?.focus();
-      return;
-    }
+  /** Saves `typed` over save `over` (the one the form shows, or a newer one the editor chose to save over). */
+  async function send(typed: FormInputs, over: ProductForm) {
+    const sent = fromInputs(typed, over.fields);
+    const saleSent = saleFromInputs(sale, props.timeZone);
+    if ('problems' in sent || 'problems' in saleSent)
+      return refuse([...('problems' in sent ? sent.problems : []), ...('problems' in saleSent ? saleSent.problems : [])]);
     setBusy(true);
-    const r = await api<SaveAnswer>(`/api/admin/catalogue/products/${form.slug}`, { base: form.revision, fields: sent.fields });
+    const r = await api<SaveAnswer>(`/api/admin/catalogue/products/${over.slug}`, {
+      base: over.revision,
+      fields: { ...sent.fields, sale: saleSent.sale },
+    });
     setBusy(false);
-    if (!r.ok) {
-      const field = /^(\w+)[:.]/.exec(r.message)?.[1];
-      setInvalid(field && field in inputs ? (field as keyof FormInputs) : null);
-      return setStatus({ kind: 'error', text: `Not saved: ${r.message}` });
+    if (r.ok) return took(r.data);
+    setRefusals([]);
+    if (r.problems?.length) return refuse(r.problems);
+    if (r.code === 'changed_meanwhile') {
+      // Someone saved since: what was typed stays in the form, and the newer save is fetched to compare it with.
+      const newer = await api<ProductForm>(`/api/admin/catalogue/products/${over.slug}`);
+      if (newer.ok) {
+        setConflict(newer.data);
+        return setStatus({
+          kind: 'error',
+          text: 'Not saved: someone saved this product since you opened it. What you typed is kept: choose below what to keep.',
+        });
+      }
     }
+    setStatus({ kind: 'error', text: `Not saved: ${r.message}` });
+  }
+
+  function save(e: SubmitEvent<HTMLFormElement>) {
+    e.preventDefault();
+    return send(inputs, form);
+  }
+
+  /** Saves over the newer save, the editor's own value in each field of `keepMine`. */
+  function saveOver(newer: ProductForm, keepMine: Set<keyof FormInputs>) {
+    const typed = merged(inputs, toInputs(newer.fields), keepMine);
+    setConflict(null);
+    setForm(newer);
+    setInputs(typed);
+    return send(typed, newer);
+  }
+
+  function takeNewer(newer: ProductForm) {
+    setConflict(null);
+    setForm(newer);
+    setInputs(toInputs(newer.fields));
+    setSale(saleInputs(newer.fields.sale, props.timeZone));
+    setStatus({ kind: 'info', text: 'The form shows their save now; what you typed is dropped.' });
+  }
+
+  /** For a product changed in the repository: keeps the saved version or takes the repository's (a save either way). */
+  async function chooseVersion(change: number, choice: 'keep' | 'take') {
+    setBusy(true);
+    const r = await api<SaveAnswer>(`/api/admin/catalogue/products/${form.slug}/repository`, {
+      change,
+      base: form.revision,
+      choice,
+    });
+    setBusy(false);
+    if (!r.ok) return setStatus({ kind: 'error', text: `Not chosen: ${r.message}` });
     took(r.data);
   }
 
@@ -120,7 +201,7 @@ export default function ProductEditor(props: Props) {
       }
       const { name, src } = data;
       setForm((f) => ({ ...f, pictures: [...new Set([...f.pictures, name])].sort() }));
-      set('images', [...inputs.images, { src, alt: '' }]);
+      set('images', [...inputs.images, { src, alt: '' }], []);
       setStatus({ kind: 'info', text: `Picture uploaded as ${name}. Describe it in its text for screen readers, then save.` });
     } catch {
       setStatus({ kind: 'error', text: 'Not uploaded: the network failed. Please try again.' });
@@ -129,21 +210,22 @@ export default function ProductEditor(props: Props) {
     }
   }
 
-  const fieldId = (key: keyof FormInputs) => `${id}-${key}`;
-  const described = (key: keyof FormInputs) =>
-    invalid === key ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-status` } : {};
   const textField = (key: 'name' | 'category' | 'sku' | 'price' | 'weight', label: string, hint?: string) => (
     <div className="field">
-      <label htmlFor={fieldId(key)}>{label}</label>
+      <label htmlFor={`${id}-${key}`}>{label}</label>
+      <FieldProblem base={id} input={key} problems={problems} />
       <input
-        id={fieldId(key)}
+        {...fieldProps(id, key, problems, hint ? `${id}-${key}-hint` : undefined)}
         value={inputs[key]}
         autoComplete="off"
         inputMode={key === 'price' || key === 'weight' ? 'decimal' : undefined}
         onChange={(e) => set(key, e.target.value)}
-        {...described(key)}
       />
-      {hint && <p className="field-hint">{hint}</p>}
+      {hint && (
+        <p className="field-hint" id={`${id}-${key}-hint`}>
+          {hint}
+        </p>
+      )}
     </div>
   );
   const textArea = (
@@ -153,20 +235,29 @@ export default function ProductEditor(props: Props) {
     hint?: string,
   ) => (
     <div className="field">
-      <label htmlFor={fieldId(key)}>{label}</label>
+      <label htmlFor={`${id}-${key}`}>{label}</label>
+      <FieldProblem base={id} input={key} problems={problems} />
       <textarea
-        id={fieldId(key)}
+        {...fieldProps(id, key, problems, hint ? `${id}-${key}-hint` : undefined)}
         rows={rows}
         value={inputs[key]}
         onChange={(e) => set(key, e.target.value)}
-        {...described(key)}
       />
-      {hint && <p className="field-hint">{hint}</p>}
+      {hint && (
+        <p className="field-hint" id={`${id}-${key}-hint`}>
+          {hint}
+        </p>
+      )}
     </div>
   );
   const choices = (key: 'mainCategories' | 'sizes', legend: string, options: readonly string[]) => (
-    <fieldset className="editor-choices">
+    <fieldset
+      className="editor-choices"
+      id={`${id}-${key}`}
+      aria-describedby={problems.has(key) ? problemId(id, key) : undefined}
+    >
       <legend>{legend}</legend>
+      <FieldProblem base={id} input={key} problems={problems} />
       {options.map((option) => (
         <label key={option}>
           <input
@@ -187,6 +278,15 @@ export default function ProductEditor(props: Props) {
 
   return (
     <div className="editor-product">
+      {form.repository && (
+        <RepositoryChange
+          base={id}
+          change={form.repository}
+          busy={busy}
+          time={(at) => time(at, props.timeZone)}
+          onChoose={(choice) => form.repository && chooseVersion(form.repository.id, choice)}
+        />
+      )}
       <form onSubmit={save} noValidate aria-label={`Edit ${form.fields.name ?? form.file}`}>
         <dl className="editor-facts">
           <div>
@@ -212,13 +312,45 @@ export default function ProductEditor(props: Props) {
         </p>
         {textField('name', 'Name')}
         {textField('price', 'Price (dollars)', 'At most two decimals, for example 45.00.')}
+        <SaleFields
+          base={id}
+          value={sale}
+          problems={problems}
+          timeZone={props.timeZone}
+          onChange={(next, fields) => {
+            setSale(next);
+            clear(fields);
+          }}
+        />
         {textField('sku', 'SKU', 'Upper-case letters, digits and dashes.')}
         {textField('category', 'Category label', 'The small label on product cards, for example Body Cream.')}
         {choices('mainCategories', 'Home page categories', props.mainCategories)}
         <div className="field editor-check">
+          <FieldProblem base={id} input="inStock" problems={problems} />
           <label>
-            <input type="checkbox" checked={inputs.inStock} onChange={(e) => set('inStock', e.target.checked)} /> In stock
+            <input
+              type="checkbox"
+              {...fieldProps(id, 'inStock', problems)}
+              checked={inputs.inStock}
+              onChange={(e) => set('inStock', e.target.checked)}
+            />{' '}
+            In stock
           </label>
+        </div>
+        <div className="field editor-check">
+          <FieldProblem base={id} input="finalSale" problems={problems} />
+          <label>
+            <input
+              type="checkbox"
+              {...fieldProps(id, 'finalSale', problems, `${id}-final-sale-hint`)}
+              checked={inputs.finalSale}
+              onChange={(e) => set('finalSale', e.target.checked)}
+            />{' '}
+            Final sale
+          </label>
+          <p className="field-hint" id={`${id}-final-sale-hint`}>
+            Cannot be returned (opened skincare, for hygiene); the product page and the shopper’s order say so.
+          </p>
         </div>
         {textField('weight', 'Shipping weight (pounds)')}
         {textArea('description', 'Short description', 3, 'One or two sentences for cards and search results.')}
@@ -228,180 +360,22 @@ export default function ProductEditor(props: Props) {
         {textArea('ingredients', 'Ingredients', 3)}
         {textArea('specifications', 'Specifications', 6, 'One a line, as “label: value”.')}
         {choices('sizes', 'Sizes', props.sizes)}
-        <fieldset className="editor-pictures">
-          <legend>Pictures (the first is the main picture; at least two)</legend>
-          <ol>
-            {inputs.images.map((image, i) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: the rows are positions in the list
-              <li key={i}>
-                <img src={picture(pictureOf(image.src))} alt="" width={64} height={64} />
-                <div className="field">
-                  <label htmlFor={`${id}-img-${i}`}>Picture {i + 1}</label>
-                  <select
-                    id={`${id}-img-${i}`}
-                    value={pictureOf(image.src)}
-                    onChange={(e) =>
-                      set(
-                        'images',
-                        inputs.images.map((im, j) => (j === i ? { ...im, src: `./images/${e.target.value}` } : im)),
-                      )
-                    }
-                  >
-                    {[...new Set([...form.pictures, pictureOf(image.src)])].map((name) => (
-                      <option key={name} value={name}>
-                        {name}
-                      </option>
-                    ))}
-                  </select>
-                </div>
-                <div className="field">
-                  <label htmlFor={`${id}-alt-${i}`}>Picture {i + 1}: what it shows</label>
-                  <input
-                    id={`${id}-alt-${i}`}
-                    value={image.alt}
-                    onChange={(e) =>
-                      set(
-                        'images',
-                        inputs.images.map((im, j) => (j === i ? { ...im, alt: e.target.value } : im)),
-                      )
-                    }
-                  />
-                </div>
-                <button
-                  type="button"
-                  className="btn btn-outline"
-                  onClick={() =>
-                    set(
-                      'images',
-                      inputs.images.filter((_, j) => j !== i),
-                    )
-                  }
-                >
-                  Remove picture {i + 1}
-                </button>
-              </li>
-            ))}
-          </ol>
-          <div className="field">
-            <label htmlFor={`${id}-upload`}>Upload a picture (SVG, PNG, JPEG or WebP, up to 1 MB)</label>
-            <input
-              id={`${id}-upload`}
-              type="file"
-              accept="image/svg+xml,image/png,image/jpeg,image/webp"
-              onChange={upload}
-              disabled={busy}
-            />
-          </div>
-        </fieldset>
-        <fieldset className="editor-pictures editor-colours">
-          <legend>Colours (leave none for a product without colours)</legend>
-          <ol>
-            {inputs.colors.map((colour, i) => {
-              const change = (next: Partial<FormInputs['colors'][number]>) =>
-                set(
-                  'colors',
-                  inputs.colors.map((c, j) => (j === i ? { ...c, ...next } : c)),
-                );
-              return (
-                // biome-ignore lint/suspicious/noArrayIndexKey: the rows are positions in the list
-                <li key={i}>
-                  {colour.image ? (
-                    <img src={picture(pictureOf(colour.image.src))} alt="" width={64} height={64} />
-                  ) : (
-                    <svg className="editor-swatch" width={64} height={64} aria-hidden="true">
-                      {/* A presentation attribute, not a style: the CSP allows no style attributes. */}
-                      <rect
-                        x={1}
-                        y={1}
-                        width={62}
-                        height={62}
-                        rx={6}
-                        fill={/^#[0-9a-f]{6}$/i.test(colour.hex) ? colour.hex : 'none'}
-                        stroke="#8f847b"
-                      />
-                    </svg>
-                  )}
-                  <div className="field">
-                    <label htmlFor={`${id}-colour-${i}`}>Colour {i + 1}: name</label>
-                    <input id={`${id}-colour-${i}`} value={colour.name} onChange={(e) => change({ name: e.target.value })} />
-                  </div>
-                  <div className="field">
-                    <label htmlFor={`${id}-key-${i}`}>Colour {i + 1}: key in carts and stock counts</label>
-                    <input
-                      id={`${id}-key-${i}`}
-                      value={colour.value || colourValue(colour.name)}
-                      readOnly
-                      aria-describedby={`${id}-key-hint-${i}`}
-                    />
-                    <p className="field-hint" id={`${id}-key-hint-${i}`}>
-                      {colour.value
-                        ? 'Fixed: carts, stock counts and orders know the colour by it. Its name and swatch can change.'
-                        : 'Made from the name when you save, and fixed from then on.'}
-                    </p>
-                  </div>
-                  <div className="field">
-                    <label htmlFor={`${id}-hex-${i}`}>Colour {i + 1}: hex code</label>
-                    <input
-                      id={`${id}-hex-${i}`}
-                      value={colour.hex}
-                      autoComplete="off"
-                      onChange={(e) => change({ hex: e.target.value })}
-                    />
-                    <p className="field-hint">Like #1f5fa8.</p>
-                  </div>
-                  <div className="field">
-                    <label htmlFor={`${id}-colour-img-${i}`}>Colour {i + 1}: picture</label>
-                    <select
-                      id={`${id}-colour-img-${i}`}
-                      value={colour.image ? pictureOf(colour.image.src) : ''}
-                      onChange={(e) =>
-                        change({
-                          image: e.target.value ? { src: `./images/${e.target.value}`, alt: colour.image?.alt ?? '' } : null,
-                        })
-                      }
-                    >
-                      <option value="">No picture of its own</option>
-                      {[...new Set([...form.pictures, ...(colour.image ? [pictureOf(colour.image.src)] : [])])].map((name) => (
-                        <option key={name} value={name}>
-                          {name}
-                        </option>
-                      ))}
-                    </select>
-                  </div>
-                  {colour.image && (
-                    <div className="field">
-                      <label htmlFor={`${id}-colour-alt-${i}`}>Colour {i + 1}: what its picture shows</label>
-                      <input
-                        id={`${id}-colour-alt-${i}`}
-                        value={colour.image.alt}
-                        onChange={(e) => change({ image: { src: colour.image?.src ?? '', alt: e.target.value } })}
-                      />
-                    </div>
-                  )}
-                  <button
-                    type="button"
-                    className="btn btn-outline"
-                    onClick={() =>
-                      set(
-                        'colors',
-                        inputs.colors.filter((_, j) => j !== i),
-                      )
-                    }
-                  >
-                    Remove colour {i + 1}
-                  </button>
-                </li>
-              );
-            })}
-          </ol>
-          <button
-            type="button"
-            className="btn btn-outline"
-            onClick={() => set('colors', [...inputs.colors, { name: '', value: '', hex: '', image: null }])}
-          >
-            Add a colour
-          </button>
-        </fieldset>
+        <PictureList
+          base={id}
+          images={inputs.images}
+          pictures={form.pictures}
+          problems={problems}
+          busy={busy}
+          onChange={(images, fields) => set('images', images, fields)}
+          onUpload={upload}
+        />
+        <ColourList
+          base={id}
+          colours={inputs.colors}
+          pictures={form.pictures}
+          problems={problems}
+          onChange={(colours, fields) => set('colors', colours, fields)}
+        />
         <p
           id={`${id}-status`}
           className={`editor-status editor-status-${status?.kind ?? 'none'}`}
@@ -409,32 +383,26 @@ export default function ProductEditor(props: Props) {
         >
           {status?.text ?? (form.published ? 'Published: shoppers see this product as it is here.' : 'Saved, not yet published.')}
         </p>
+        <div ref={fixList}>
+          <FixList base={id} refusals={refusals} />
+        </div>
+        {conflict && (
+          <SaveConflict
+            base={id}
+            revision={form.revision}
+            newer={conflict}
+            found={differences(toInputs(form.fields), inputs, toInputs(conflict.fields))}
+            busy={busy}
+            time={(at) => time(at, props.timeZone)}
+            onSave={(keepMine) => saveOver(conflict, keepMine)}
+            onTakeNewer={() => takeNewer(conflict)}
+          />
+        )}
         <button type="submit" className="btn" disabled={busy}>
           Save
         </button>
       </form>
-      <section className="editor-history" aria-labelledby={`${id}-history`}>
-        <h2 id={`${id}-history`}>History</h2>
-        {form.history.length === 0 ? (
-          <p>No saves yet: the product is as the shop was built with it.</p>
-        ) : (
-          <ol>
-            {form.history.map((row) => (
-              <li key={row.id}>
-                <p>
-                  <strong>{row.summary}</strong>
-                </p>
-                <p className="field-hint">
-                  {time(row.at, props.timeZone)} by {row.by} · {row.published ? 'published' : 'not yet published'}
-                </p>
-                <button type="button" className="btn btn-outline" disabled={busy} onClick={() => undo(row.id)}>
-                  Undo<span className="visually-hidden">{` “${row.summary}”`}</span>
-                </button>
-              </li>
-            ))}
-          </ol>
-        )}
-      </section>
+      <EditHistory base={id} history={form.history} busy={busy} time={(at) => time(at, props.timeZone)} onUndo={undo} />
     </div>
   );
 }

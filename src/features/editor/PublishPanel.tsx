@@ -1,10 +1,17 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { api } from '@/lib/api';
+import EarlierPublishes from './EarlierPublishes';
 import type { PublishState } from './publish.server';
+import type { ScheduleState } from './publish-schedule.server';
 import { publishWords } from './publish-words';
+import ScheduledPublishes from './ScheduledPublishes';
 
 interface Props {
   state: PublishState;
+  /** The publishes scheduled for a chosen time, to come and done. */
+  schedule: ScheduleState;
+  /** The shop's time zone (SHOP_TIME_ZONE). */
+  timeZone: string;
 }
 
 /** How often the panel asks how a publish is going while one is queued or building. */
@@ -28,6 +35,12 @@ export default function PublishPanel(props: Props) {
     }, POLL_MS);
     return () => clearInterval(timer);
   }, [underway]);
+
+  // A scheduled publish started: the panel follows it as it follows one pressed here.
+  const refresh = useCallback(async () => {
+    const r = await api<PublishState>('/api/admin/catalogue/publish');
+    if (r.ok) setState(r.data);
+  }, []);
 
   async function publish() {
     setBusy(true);
@@ -58,6 +71,8 @@ export default function PublishPanel(props: Props) {
       <button type="button" className="btn" onClick={publish} disabled={busy || underway || state.unpublishedSaves === 0}>
         Publish
       </button>
+      <ScheduledPublishes schedule={props.schedule} timeZone={props.timeZone} onStarted={refresh} />
+      <EarlierPublishes state={state} timeZone={props.timeZone} onServed={setState} underway={underway} />
     </section>
   );
 }

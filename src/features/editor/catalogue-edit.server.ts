@@ -1,29 +1,23 @@
 // Editing the catalogue on the running shop (decision 008): each save is a row of public.catalogue_revisions holding
 // the product file's whole text, written only when the catalogue as saved, with it, passes the catalogue guard. Undo is
 // a new save of the text before the save undone. Nothing here changes what shoppers see: a publish does.
-import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'astro/zod';
 import type { Sql } from '@/server/db/database.server';
+import { createWords, nameIn, saveWords, undoWords, uploadWords } from './activity-words';
 import {
   liveRevision,
+  NO_SEED,
   PICTURES_DIR,
   projectRoot,
-  type SavedFile,
   SEED_PRODUCTS_DIR,
   savedCatalogue,
   seedFiles,
 } from './catalogue-files.server';
-import {
-  catalogueProblem,
-  colourChange,
-  fileProblems,
-  type GuardedColour,
-  IMAGE_NAME,
-  PRODUCT_FILE,
-  PRODUCTS_DIR,
-} from './catalogue-guard';
+import type { Refusal } from './catalogue-form';
+import { fileProblems, IMAGE_NAME, PRODUCT_FILE } from './catalogue-guard';
+import { insertRevision, logCatalogueAction } from './catalogue-log.server';
 import type { EditorCaller } from './editors.server';
 import { rasterProblem } from './picture-decode.server';
 import { pictureName, pictureProblem } from './pictures';
@@ -34,108 +28,15 @@ import {
   LOCKED_FIELDS,
   productData,
   summariseChange,
+  UnwritableText,
 } from './product-text';
+import { fieldLabel, refusalMessage } from './refusal-words';
+import { openChangeFiles, type RepositoryChange, repositoryChange } from './repository-changes.server';
+import { allPictures, coloursTakenAway, guard, seedPictureExists, uploadedNames } from './save-checks.server';
+import { type TextChange, textChanges } from './text-diff';
 
 /** A lock every save takes for its transaction: saves are checked against the catalogue one after the other. */
-const SAVE_LOCK = 'select pg_advisory_xact_lock(2801130)';
-
-/** The names of the pictures editors uploaded. */
-async function uploadedNames(tx: Sql): Promise<Set<string>> {
-  const rows = await tx.query<{ name: string }>('select name from public.catalogue_pictures');
-  return new Set(rows.map((r) => r.name));
-}
-
-const seedPictureExists = (name: string) =>
-  IMAGE_NAME.test(name) && existsSync(join(projectRoot(), SEED_PRODUCTS_DIR, PICTURES_DIR, name));
-
-/** Every picture a product may name: the seed's and the uploaded ones, sorted. */
-async function allPictures(tx: Sql): Promise<string[]> {
-  const seed = (await readdir(join(projectRoot(), SEED_PRODUCTS_DIR, PICTURES_DIR))).filter((n) => IMAGE_NAME.test(n));
-  return [...new Set([...seed, ...(await uploadedNames(tx))])].sort();
-}
-
-/** The guard's question for the shop: the catalogue as saved, pictures in the seed's folder or uploaded. */
-function guard(files: Map<string, SavedFile>, uploaded: Set<string>, file: string, text: string): string | null {
-  const paths = new Map([...files].map(([name, f]) => [`${PRODUCTS_DIR}/${name}`, f.text]));
-  const path = `${PRODUCTS_DIR}/${file}`;
-  const problem = catalogueProblem(
-    { files: paths, pictureExists: (name) => uploaded.has(name) || seedPictureExists(name) },
-    { additions: [{ path, contents: new TextEncoder().encode(text) }], deletions: [] },
-  );
-  // The editor is on that product's form: the field and the message are enough.
-  return problem?.startsWith(`${path}: `) ? problem.slice(path.length + 2) : problem;
-}
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
-/**
- * What taking colours away from a product does to what names them by their key, or why it may not. A colour whose
- * stock the shop counts stays: its counts would apply to nothing, and the owner sets them, not the editor. A colour in
- * shoppers' saved carts or in past orders may go: once published, carts drop it with a word to the shopper (as they
- * drop anything the catalogue no longer sells), and orders keep it as bought; the save says so.
- */
-async function colourRemoval(
-  tx: Sql,
-  productId: number,
-  removed: readonly GuardedColour[],
-): Promise<{ problem: string | null; notice: string | null }> {
-  if (removed.length === 0) return { problem: null, notice: null };
-  const keys = JSON.stringify(removed.map((c) => c.value));
-  const [counted, carts, orders] = await Promise.all([
-    tx.query<{ color: string; on_hand: number }>(
-      `select color, sum(on_hand)::int as on_hand from public.stock_levels
-        where product_id = $1 and color in (select jsonb_array_elements_text($2::text::jsonb)) group by color`,
-      [productId, keys],
-    ),
-    tx.query<{ color: string; n: number }>(
-      `select selected_color as color, count(distinct user_id)::int as n from public.user_carts
-        where product_id = $1 and selected_color in (select jsonb_array_elements_text($2::text::jsonb))
-        group by selected_color`,
-      [productId, keys],
-    ),
-    tx.query<{ color: string; n: number }>(
-      `select selected_color as color, count(distinct order_id)::int as n from public.order_items
-        where product_id = $1 and selected_color in (select jsonb_array_elements_text($2::text::jsonb))
-        group by selected_color`,
-      [productId, keys],
-    ),
-  ]);
-  const colour = (value: string) => removed.find((c) => c.value === value)?.name ?? value;
-  const [count] = counted;
-  if (count) {
-    return {
-      problem: `colours: “${colour(count.color)}” cannot be removed while the shop counts its stock (${count.on_hand} on hand): the counts would apply to nothing. Ask the shop’s owner to clear its counts on the Stock page first, then remove it.`,
-      notice: null,
-    };
-  }
-  const notes = removed.flatMap(({ name, value }) => {
-    const inCarts = carts.find((r) => r.color === value)?.n ?? 0;
-    const inOrders = orders.find((r) => r.color === value)?.n ?? 0;
-    if (inCarts === 0 && inOrders === 0) return [];
-    const what = [
-      ...(inCarts > 0
-        ? [
-            `it is taken out of the ${plural(inCarts, 'saved cart that holds it', 'saved carts that hold it')} (${inCarts === 1 ? 'its shopper is' : 'their shoppers are'} told)`,
-          ]
-        : []),
-      ...(inOrders > 0 ? [`the ${plural(inOrders, 'order of it keeps', 'orders of it keep')} it as bought`] : []),
-    ];
-    return [`${name} was removed. Once published: ${what.join(', and ')}.`];
-  });
-  return { problem: null, notice: notes.length > 0 ? notes.join(' ') : null };
-}
-
-/** The colours going from `before` to `after` take away, judged against what names them (see colourRemoval). */
-async function coloursTakenAway(
-  tx: Sql,
-  before: string,
-  after: string,
-): Promise<{ problem: string | null; notice: string | null }> {
-  const was = fileProblems(before).product;
-  const now = fileProblems(after).product;
-  if (!was || !now) return { problem: null, notice: null };
-  return colourRemoval(tx, was.id, colourChange(was.colors, now.colors).removed);
-}
+export const SAVE_LOCK = 'select pg_advisory_xact_lock(2801130)';
 
 // ── What the editor sees ────────────────────────────────────────────────────────────────────────────────────────
 
@@ -151,11 +52,14 @@ export interface ProductListRow {
   unpublished: boolean;
   /** Why the build would refuse the file as it is (a seed file edited by hand), or null. */
   problem: string | null;
+  /** Changed in the repository since editors saved it, and no editor has chosen yet (decision 018). */
+  repositoryChanged: boolean;
 }
 
 export async function productList(tx: Sql): Promise<ProductListRow[]> {
   const files = await savedCatalogue(tx);
   const live = await savedCatalogue(tx, await liveRevision(tx));
+  const changed = await openChangeFiles(tx);
   return [...files].map(([file, { text }]) => {
     const { product, problems } = fileProblems(text);
     return {
@@ -166,6 +70,7 @@ export async function productList(tx: Sql): Promise<ProductListRow[]> {
       priceCents: product?.priceCents ?? null,
       unpublished: live.get(file)?.text !== text,
       problem: product ? null : problems.join('; '),
+      repositoryChanged: changed.has(file),
     };
   });
 }
@@ -180,29 +85,39 @@ export interface HistoryRow {
   undoes: number | null;
   /** Whether shoppers see it (a publish included it). */
   published: boolean;
+  /** The texts it changed, old and new word by word (a short one-line change is quoted whole in the summary). */
+  texts: TextChange[];
 }
 
 export async function productHistory(tx: Sql, file: string, limit = 50): Promise<HistoryRow[]> {
   const live = await liveRevision(tx);
+  // One save more than shown: the text before the oldest shown (else the seed's).
   const rows = await tx.query<{
     id: string | number;
     author_email: string;
     created_at: Date | string;
     summary: string;
     undoes: string | number | null;
+    contents: string;
   }>(
-    `select id, author_email, created_at, summary, undoes from public.catalogue_revisions
+    `select id, author_email, created_at, summary, undoes, contents from public.catalogue_revisions
       where file = $1 order by id desc limit $2`,
-    [file, limit],
+    [file, limit + 1],
   );
-  return rows.map((r) => ({
-    id: Number(r.id),
-    by: r.author_email,
-    at: new Date(r.created_at).toISOString(),
-    summary: r.summary,
-    undoes: r.undoes === null ? null : Number(r.undoes),
-    published: Number(r.id) <= live,
-  }));
+  const shown = rows.slice(0, limit);
+  const seed = rows.length > limit ? undefined : (await seedFiles()).get(file);
+  return shown.map((r, i) => {
+    const before = rows[i + 1]?.contents ?? seed;
+    return {
+      id: Number(r.id),
+      by: r.author_email,
+      at: new Date(r.created_at).toISOString(),
+      summary: r.summary,
+      undoes: r.undoes === null ? null : Number(r.undoes),
+      published: Number(r.id) <= live,
+      texts: before === undefined ? [] : textChanges(before, r.contents),
+    };
+  });
 }
 
 /** What the product's form shows and sends back. */
@@ -222,6 +137,8 @@ export interface ProductForm {
   /** Pictures a product may use. */
   pictures: string[];
   history: HistoryRow[];
+  /** Changed in the repository since it was saved: both versions, until an editor chooses (decision 018). */
+  repository: RepositoryChange | null;
 }
 
 /** A product's form, or null when no product file has that name. */
@@ -243,6 +160,7 @@ export async function productForm(tx: Sql, file: string): Promise<ProductForm | 
     published: (await savedCatalogue(tx, await liveRevision(tx))).get(file)?.text === saved.text,
     pictures: await allPictures(tx),
     history: await productHistory(tx, file),
+    repository: await repositoryChange(tx, file, saved),
   };
 }
 
@@ -280,6 +198,7 @@ export const productFieldsBody = z
     usage: short(5000),
     specifications: z.record(short(60), z.union([short(500), z.number()])),
     inStock: z.boolean(),
+    finalSale: z.boolean({ error: 'finalSale must be true or false' }),
     sku: short(60),
     weight: z.number({ error: 'weight must be a number' }),
     benefits: z.array(short(300)).max(20),
@@ -302,7 +221,6 @@ export const productFieldsBody = z
 
 export const saveBody = z.object({ base: z.number().int().nonnegative(), fields: productFieldsBody }).strict();
 export type SaveBody = z.infer<typeof saveBody>;
-
 export type SaveResult =
   | {
       ok: true;
@@ -313,28 +231,27 @@ export type SaveResult =
       /** What the save does beyond the product, in words (a colour removed: its carts and orders), or null. */
       notice: string | null;
     }
-  | { ok: false; status: 400 | 404 | 409; code: string; message: string };
+  | Refused;
+
+/** A save refused: the status and code, and, for a product the shop cannot take, each reason beside its field. */
+export type Refused = { ok: false; status: 400 | 404 | 409; code: string; message: string; problems?: Refusal[] };
+
+/** A save the shop cannot take, in its words (refusal-words.ts). */
+export const invalid = (problems: Refusal[]): Refused => ({
+  ok: false,
+  status: 400,
+  code: 'invalid_product',
+  message: refusalMessage(problems),
+  problems,
+});
 
 const CHANGED_MEANWHILE = {
   ok: false,
   status: 409,
   code: 'changed_meanwhile',
-  message: 'Someone saved this product since you opened it. Reload the page to see their change, then make yours again.',
+  message:
+    'Someone saved this product since you opened it, so yours was not saved over theirs: compare the two, then save again.',
 } as const;
-
-async function insertRevision(
-  tx: Sql,
-  by: EditorCaller,
-  row: { file: string; productId: number; text: string; summary: string; undoes: number | null },
-): Promise<{ id: number; at: string }> {
-  const [saved] = await tx.query<{ id: string | number; created_at: Date | string }>(
-    `insert into public.catalogue_revisions (file, product_id, contents, author_id, author_email, summary, undoes)
-     values ($1, $2, $3, $4, $5, $6, $7) returning id, created_at`,
-    [row.file, row.productId, row.text, by.editor.id, by.editor.email, row.summary, row.undoes],
-  );
-  if (!saved) throw new Error('the save was not recorded');
-  return { id: Number(saved.id), at: new Date(saved.created_at).toISOString() };
-}
 
 /**
  * Saves the form's fields into product `file`: only fields that changed are written (the rest of the file keeps its
@@ -353,17 +270,20 @@ export function saveProduct(me: EditorCaller, file: string, body: SaveBody): Pro
     try {
       text = editProductText(saved.text, fields);
     } catch (error) {
-      return { ok: false, status: 400, code: 'invalid_product', message: (error as Error).message };
+      if (!(error instanceof UnwritableText)) throw error;
+      const label = fieldLabel([error.field]);
+      return invalid([{ field: error.field, message: `${label} holds characters the shop cannot keep as typed: retype it.` }]);
     }
     if (text === saved.text)
       return { ok: true, saved: false, revision: saved.revision, summary: 'no change', at: null, notice: null };
-    const problem = guard(files, await uploadedNames(tx), file, text);
-    if (problem) return { ok: false, status: 400, code: 'invalid_product', message: problem };
+    const problems = guard(files, await uploadedNames(tx), file, text);
+    if (problems.length > 0) return invalid(problems);
     const colours = await coloursTakenAway(tx, saved.text, text);
-    if (colours.problem) return { ok: false, status: 400, code: 'invalid_product', message: colours.problem };
+    if (colours.problem) return invalid([colours.problem]);
     const productId = fileProblems(text).product?.id ?? 0;
     const summary = summariseChange(saved.text, text);
-    const row = await insertRevision(tx, me, { file, productId, text, summary, undoes: null });
+    const line = { action: 'catalogue.save', target: nameIn(saved.text), words: saveWords(saved.text, text) } as const;
+    const row = await insertRevision(tx, me, { file, productId, text, summary, undoes: null, seed: saved.seed }, line);
     return { ok: true, saved: true, revision: row.id, summary, at: row.at, notice: colours.notice };
   });
 }
@@ -399,15 +319,22 @@ export function undoSave(me: EditorCaller, revisionId: number): Promise<SaveResu
     if (!current) return { ok: false, status: 404, code: 'not_found', message: 'There is no such product.' };
     if (current.text === before)
       return { ok: true, saved: false, revision: current.revision, summary: 'no change', at: null, notice: null, file };
-    const problem = guard(files, await uploadedNames(tx), file, before);
-    const colours = problem ? null : await coloursTakenAway(tx, current.text, before);
-    const refusal = problem ?? colours?.problem;
-    if (refusal)
-      return { ok: false, status: 400, code: 'invalid_product', message: `This save cannot be undone now: ${refusal}` };
+    const problems = guard(files, await uploadedNames(tx), file, before, true);
+    const colours = problems.length > 0 ? null : await coloursTakenAway(tx, current.text, before);
+    const refusals = colours?.problem ? [colours.problem] : problems;
+    if (refusals.length > 0)
+      return { ...invalid(refusals), message: `This save cannot be undone now. ${refusalMessage(refusals)}` };
     const notice = colours?.notice ?? null;
     const summary = `undo of “${target.summary}”: ${summariseChange(current.text, before)}`;
     const productId = fileProblems(before).product?.id ?? 0;
-    const row = await insertRevision(tx, me, { file, productId, text: before, summary, undoes: revisionId });
+    const words = undoWords(current.text, before, target.summary);
+    const line = { action: 'catalogue.undo', target: nameIn(current.text), words } as const;
+    const row = await insertRevision(
+      tx,
+      me,
+      { file, productId, text: before, summary, undoes: revisionId, seed: current.seed },
+      line,
+    );
     return { ok: true, saved: true, revision: row.id, summary, at: row.at, notice, file };
   });
 }
@@ -424,13 +351,16 @@ export async function uploadPicture(me: EditorCaller, fileName: string, bytes: U
   const problem = pictureProblem(bytes) ?? (await rasterProblem(bytes));
   if (problem) return { ok: false, status: problem.includes('1 MB') ? 413 : 400, code: 'invalid_picture', message: problem };
   const name = pictureName(fileName, bytes);
-  await me.run((tx) =>
-    tx.query(
+  await me.run(async (tx) => {
+    const added = await tx.query(
       `insert into public.catalogue_pictures (name, bytes, author_id, author_email) values ($1, $2, $3, $4)
-       on conflict (name) do nothing`,
+       on conflict (name) do nothing returning name`,
       [name, Buffer.from(bytes), me.editor.id, me.editor.email],
-    ),
-  );
+    );
+    // The same picture again (a retried upload) is stored once, and logged once.
+    if (added.length > 0)
+      await logCatalogueAction(tx, me.editor, { action: 'catalogue.picture', target: name, words: uploadWords(name) });
+  });
   return { ok: true, name, src: `./${PICTURES_DIR}/${name}` };
 }
 
@@ -450,15 +380,17 @@ export const createBody = z
   .object({
     /** The product whose file the new one starts from (its pictures, texts, fields). */
     from: z.string().regex(PRODUCT_FILE, { error: 'Choose the product to start from.' }),
-    name: z.string().trim().min(1, { error: 'Give the new product a name.' }).max(200),
-    sku: short(60),
+    name: z
+      .string()
+      .trim()
+      .min(1, { error: 'Give the new product a name.' })
+      .max(200, { error: 'Name can be at most 200 characters.' }),
+    sku: z.string().max(60, { error: 'SKU can be at most 60 characters.' }),
   })
   .strict();
 export type CreateBody = z.infer<typeof createBody>;
 
-export type CreateResult =
-  | { ok: true; file: string; slug: string; id: number; revision: number }
-  | { ok: false; status: 400 | 404; code: string; message: string };
+export type CreateResult = { ok: true; file: string; slug: string; id: number; revision: number } | Refused;
 
 /** A file name's slug from a product's name: 'Rose Face Oil' → 'rose-face-oil'. */
 const slugOf = (name: string) =>
@@ -485,16 +417,16 @@ export function createProduct(me: EditorCaller, body: CreateBody): Promise<Creat
     let file = `${String(id).padStart(2, '0')}-${slugOf(body.name)}.md`;
     for (let n = 2; files.has(file); n++) file = `${String(id).padStart(2, '0')}-${slugOf(body.name)}-${n}.md`;
     const text = editProductText(source.text, { id, name: body.name, sku: body.sku, likes: 0, reviews: [] });
-    const problem = guard(files, await uploadedNames(tx), file, text);
-    if (problem) return { ok: false, status: 400, code: 'invalid_product', message: problem };
+    const problems = guard(files, await uploadedNames(tx), file, text);
+    if (problems.length > 0) return invalid(problems);
     const sourceName = fileProblems(source.text).product?.name ?? body.from;
-    const row = await insertRevision(tx, me, {
-      file,
-      productId: id,
-      text,
-      summary: `created from “${sourceName}”`,
-      undoes: null,
-    });
+    const line = { action: 'catalogue.create', target: body.name, words: createWords(body.name, id, source.text) } as const;
+    const row = await insertRevision(
+      tx,
+      me,
+      { file, productId: id, text, summary: `created from “${sourceName}”`, undoes: null, seed: NO_SEED },
+      line,
+    );
     return { ok: true, file, slug: file.replace(/\.md$/, ''), id, revision: row.id };
   });
 }

@@ -1,6 +1,7 @@
 // The catalogue as files: the seed (content/products in the project, what the repository holds) with the saves editors
 // made on the running shop laid over it (public.catalogue_revisions: the newest save of a file is its text), and the
 // pictures they uploaded (public.catalogue_pictures). A publish builds from exactly this; the editor's form reads it.
+import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Database, Sql } from '@/server/db/database.server';
@@ -26,10 +27,21 @@ export async function seedFiles(root = projectRoot()): Promise<ProductFiles> {
   return new Map(await Promise.all(names.map(async (name) => [name, await readFile(join(dir, name), 'utf8')] as const)));
 }
 
+/** The digest a save records of the seed text it descends from (decision 018). */
+export const seedDigest = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/** A save's seed when the product had none (a new product). */
+export const NO_SEED = 'none';
+
 /** A product file as saved: its text, and the save it comes from (0: the seed's). */
 export interface SavedFile {
   text: string;
   revision: number;
+  /**
+   * The seed it descends from (seedDigest, or NO_SEED), which a new save of it inherits; the seed's own for the seed;
+   * null for a save made before this was recorded (decision 018).
+   */
+  seed: string | null;
 }
 
 /**
@@ -38,13 +50,15 @@ export interface SavedFile {
  * files that exist only as saves (new products) added. Sorted by name.
  */
 export async function savedCatalogue(sql: Sql, upTo?: number, root = projectRoot()): Promise<Map<string, SavedFile>> {
-  const files = new Map([...(await seedFiles(root))].map(([name, text]) => [name, { text, revision: 0 }]));
-  const rows = await sql.query<{ file: string; contents: string; id: string | number }>(
-    `select distinct on (file) file, contents, id from public.catalogue_revisions
+  const files = new Map<string, SavedFile>(
+    [...(await seedFiles(root))].map(([name, text]) => [name, { text, revision: 0, seed: seedDigest(text) }]),
+  );
+  const rows = await sql.query<{ file: string; contents: string; id: string | number; seed_sha256: string | null }>(
+    `select distinct on (file) file, contents, id, seed_sha256 from public.catalogue_revisions
       where $1::bigint is null or id <= $1::bigint order by file, id desc`,
     [upTo ?? null],
   );
-  for (const row of rows) files.set(row.file, { text: row.contents, revision: Number(row.id) });
+  for (const row of rows) files.set(row.file, { text: row.contents, revision: Number(row.id), seed: row.seed_sha256 });
   return new Map([...files].sort(([a], [b]) => a.localeCompare(b)));
 }
 

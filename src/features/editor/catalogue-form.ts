@@ -17,11 +17,44 @@ export interface FormInputs {
   /** `label: value`, one a line. */
   specifications: string;
   inStock: boolean;
+  /** Final sale: it cannot be returned. */
+  finalSale: boolean;
   sku: string;
   weight: string;
   /** One a line. */
   benefits: string;
   ingredients: string;
+}
+
+/** Each field's name as the form shows it, for the words that name it (refusals, a save that crossed another). */
+export const FIELD_LABELS: Record<keyof FormInputs, string> = {
+  name: 'Name',
+  price: 'Price',
+  sku: 'SKU',
+  category: 'Category label',
+  mainCategories: 'Home page categories',
+  inStock: 'In stock',
+  finalSale: 'Final sale',
+  weight: 'Shipping weight',
+  description: 'Short description',
+  detailedDescription: 'About this product',
+  usage: 'How to use',
+  benefits: 'Benefits',
+  ingredients: 'Ingredients',
+  specifications: 'Specifications',
+  sizes: 'Sizes',
+  images: 'Pictures',
+  colors: 'Colours',
+};
+
+/**
+ * Why a save is refused, in the shop's words, and the field it is about: a key of the form (`price`), a part of a
+ * picture or colour (`images.2.alt`, `colors.0.hex`), or `product` for the product as a whole. The server's 400 carries
+ * these (`error.problems`); the form shows each beside its field.
+ */
+export interface Refusal {
+  field: string;
+  message: string;
 }
 
 const text = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
@@ -54,6 +87,7 @@ export function toInputs(fields: Record<string, unknown>): FormInputs {
       .map(([k, v]) => `${k}: ${text(v)}`)
       .join('\n'),
     inStock: fields.inStock === true,
+    finalSale: fields.finalSale === true,
     sku: text(fields.sku),
     weight: text(fields.weight),
     benefits: list(fields.benefits).join('\n'),
@@ -77,15 +111,16 @@ export function typedNumber(value: string): number | null {
   return /^\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : null;
 }
 
-/** What the form sends: the fields as product data, or the first input that cannot be read, with what to do. */
+/** What the form sends: the fields as product data, or every input that cannot be read, with what to type. */
 export function fromInputs(
   inputs: FormInputs,
   saved: Record<string, unknown>,
-): { fields: Record<string, unknown> } | { field: keyof FormInputs; message: string } {
+): { fields: Record<string, unknown> } | { problems: Refusal[] } {
+  const problems: Refusal[] = [];
   const price = typedNumber(inputs.price);
-  if (price === null) return { field: 'price', message: 'Enter the price in dollars, for example 45.00.' };
+  if (price === null) problems.push({ field: 'price', message: 'Enter the price in dollars, for example 45.00.' });
   const weight = typedNumber(inputs.weight);
-  if (weight === null) return { field: 'weight', message: 'Enter the weight in pounds, for example 1.2.' };
+  if (weight === null) problems.push({ field: 'weight', message: 'Enter the weight in pounds, for example 1.2.' });
   const savedSpecs = (saved.specifications && typeof saved.specifications === 'object' ? saved.specifications : {}) as Record<
     string,
     unknown
@@ -94,12 +129,19 @@ export function fromInputs(
   for (const line of inputs.specifications.split('\n')) {
     if (!line.trim()) continue;
     const at = line.indexOf(':');
-    if (at <= 0) return { field: 'specifications', message: `Write each specification as “label: value” (“${line.trim()}”).` };
+    if (at <= 0) {
+      problems.push({
+        field: 'specifications',
+        message: `Write each specification on its own line as “label: value”, for example “size: 8 oz” (not “${line.trim()}”).`,
+      });
+      break;
+    }
     const key = line.slice(0, at).trim();
     const value = line.slice(at + 1).trim();
     // A number stays a number when it was one and still reads as the same.
     specifications[key] = typeof savedSpecs[key] === 'number' && typedNumber(value) !== null ? Number(value) : value;
   }
+  if (problems.length > 0 || price === null || weight === null) return { problems };
   return {
     fields: {
       name: inputs.name,
@@ -120,10 +162,47 @@ export function fromInputs(
       usage: inputs.usage,
       specifications,
       inStock: inputs.inStock,
+      finalSale: inputs.finalSale,
       sku: inputs.sku,
       weight,
       benefits: inputs.benefits.split('\n').filter((line) => line.trim() !== ''),
       ingredients: inputs.ingredients,
     },
   };
+}
+
+/**
+ * Which of the form's inputs a refusal's field is shown beside, as the end of its element id: `price`, `alt-2` (Picture
+ * 3's description), `colour-img-0`; `images` and `colours` for the lists as a whole, `product` for none of them.
+ */
+export function inputFor(field: string): string {
+  const [top, index, ...rest] = field.split('.');
+  const n = index !== undefined && /^\d+$/.test(index) ? index : null;
+  if (top === 'images') {
+    if (n === null) return 'images';
+    return rest[0] === 'alt' ? `alt-${n}` : `img-${n}`;
+  }
+  if (top === 'colors') {
+    if (n === null) return 'colours';
+    const tail = rest.join('.');
+    if (tail === 'hex') return `hex-${n}`;
+    if (tail === 'image.alt') return `colour-alt-${n}`;
+    if (tail.startsWith('image')) return `colour-img-${n}`;
+    return `colour-${n}`;
+  }
+  if (top === 'sale') return index === 'startsAt' ? 'saleStartsAt' : index === 'endsAt' ? 'saleEndsAt' : 'salePrice';
+  return top && top in FIELD_LABELS ? top : 'product';
+}
+
+/** A picture's address for the editor's preview, by its file name. */
+export const picture = (name: string) => `/api/admin/catalogue/pictures/${encodeURIComponent(name)}`;
+/** A picture's file name, from how a product names it (`./images/x.svg` → `x.svg`). */
+export const pictureOf = (src: string) => src.replace(/^\.\/images\//, '');
+
+/** `list` with the item at `from` moved to `to`, the others keeping their order. */
+export function moved<T>(list: readonly T[], from: number, to: number): T[] {
+  const next = [...list];
+  const [item] = next.splice(from, 1);
+  if (item !== undefined) next.splice(to, 0, item);
+  return next;
 }

@@ -25,6 +25,12 @@ describe('the catalogue guard', () => {
     );
   });
 
+  it('refuses a finalSale that is not true or false, naming the file and the field', () => {
+    const text = scrubs.replace('finalSale: false\n', 'finalSale: yes\n');
+    expect(catalogueProblem(catalogue, save(FILE, text))).toBe(`${FILE}: finalSale: finalSale must be true or false`);
+    expect(catalogueProblem(catalogue, save(FILE, text.replace('finalSale: yes', 'finalSale: true')))).toBeNull();
+  });
+
   it('writes product files and pictures only, never a path outside the content folder', () => {
     for (const path of [
       'content/products/../../src/pages/x.md',

@@ -9,18 +9,47 @@ import {
   createBody,
   createProduct,
   pictureBytes,
+  productFieldsBody,
   productForm,
   productList,
-  saveBody,
+  type Refused,
+  type SaveBody,
   saveProduct,
   undoSave,
   uploadPicture,
 } from './catalogue-edit.server';
+import { catalogueExport, exportZip } from './catalogue-export.server';
 import { listEditors, requireEditorOf, setEditorRole } from './editors.server';
 import { MAX_PICTURE_BYTES, PICTURE_CONTENT_TYPES, PICTURE_HEADERS } from './pictures';
 import { publishState, requestPublish } from './publish.server';
+import { servePublishAgain } from './publish-again.server';
+import { bodyWords, refusalMessage } from './refusal-words';
+import { choiceBody, chooseVersion } from './repository-choice.server';
 
 const notFound = () => problem(404, 'not_found', 'There is no such product.');
+
+/**
+ * A refused save, undo or new product: the one error shape, and for a product the shop cannot take, `field` (the first
+ * refusal's) and `problems` (each refusal with its field, in the shop's words) for the form to show beside its fields.
+ */
+function refused(result: Refused): Response {
+  const { status, code, message, problems } = result;
+  if (!problems?.length) return problem(status, code, message);
+  return json({ error: { code, message, field: problems[0]?.field, problems } }, status);
+}
+
+/** The save's body: `fields` is read against the form's schema apart, so that each problem is said beside its field. */
+const saveEnvelope = z.object({ base: z.number().int().nonnegative(), fields: z.record(z.string(), z.unknown()) }).strict();
+
+/** The form's fields read against productFieldsBody, or every problem with them in words. */
+function readFields(fields: Record<string, unknown>): { data: SaveBody['fields'] } | { response: Response } {
+  const parsed = productFieldsBody.safeParse(fields);
+  if (parsed.success) return { data: parsed.data };
+  const problems = parsed.error.issues.map((i) =>
+    bodyWords({ ...i, path: i.path.filter((p) => typeof p !== 'symbol') as (string | number)[] }, fields),
+  );
+  return { response: refused({ ok: false, status: 400, code: 'invalid_request', message: refusalMessage(problems), problems }) };
+}
 
 /** GET: the products, each marked when it has saves shoppers do not see yet. */
 export async function catalogueListRoute(deps: AdminDeps, jar: CookieJar): Promise<Response> {
@@ -36,7 +65,7 @@ export async function catalogueCreateRoute(deps: AdminDeps, request: Request, ja
   const body = await readJson(request, createBody);
   if ('response' in body) return body.response;
   const result = await createProduct(me, body.data);
-  if (!result.ok) return problem(result.status, result.code, result.message);
+  if (!result.ok) return refused(result);
   return json({ ...result, message: `Created ${body.data.name} (${result.file}).` }, 201);
 }
 
@@ -55,11 +84,13 @@ export async function catalogueProductRoute(deps: AdminDeps, jar: CookieJar, slu
 export async function catalogueSaveRoute(deps: AdminDeps, request: Request, jar: CookieJar, slug: string): Promise<Response> {
   const me = await requireEditorOf(deps, jar);
   if (me instanceof Response) return me;
-  const body = await readJson(request, saveBody);
+  const body = await readJson(request, saveEnvelope);
   if ('response' in body) return body.response;
+  const fields = readFields(body.data.fields);
+  if ('response' in fields) return fields.response;
   const file = `${slug}.md`;
-  const result = await saveProduct(me, file, body.data);
-  if (!result.ok) return problem(result.status, result.code, result.message);
+  const result = await saveProduct(me, file, { base: body.data.base, fields: fields.data });
+  if (!result.ok) return refused(result);
   const form = await me.run((tx) => productForm(tx, file));
   return json({
     saved: result.saved,
@@ -68,6 +99,52 @@ export async function catalogueSaveRoute(deps: AdminDeps, request: Request, jar:
     message: result.saved ? 'Saved' : 'Nothing to save: the product is as you left it.',
     notice: result.notice,
     form,
+  });
+}
+
+/**
+ * POST {change, base, choice: 'keep' | 'take'}: for a product changed in the repository, keeps the saved version or
+ * takes the repository's (either a save); the answer is the product's form, as a save's is.
+ */
+export async function catalogueRepositoryChoiceRoute(
+  deps: AdminDeps,
+  request: Request,
+  jar: CookieJar,
+  slug: string,
+): Promise<Response> {
+  const me = await requireEditorOf(deps, jar);
+  if (me instanceof Response) return me;
+  const body = await readJson(request, choiceBody);
+  if ('response' in body) return body.response;
+  const file = `${slug}.md`;
+  const result = await chooseVersion(me, file, body.data);
+  if (!result.ok) return refused(result);
+  const form = await me.run((tx) => productForm(tx, file));
+  return json({
+    saved: result.saved,
+    summary: result.summary,
+    at: result.at,
+    message: body.data.choice === 'keep' ? 'Kept the saved version' : 'Took the repository’s version',
+    notice: result.notice,
+    form,
+  });
+}
+
+/**
+ * GET: the catalogue as saved, as the next publish would build it, in a .zip to unzip at the project's root
+ * (content/products/*.md and the uploaded pictures in content/products/images/), for a developer to commit.
+ */
+export async function catalogueExportRoute(deps: AdminDeps, jar: CookieJar): Promise<Response> {
+  const me = await requireEditorOf(deps, jar);
+  if (me instanceof Response) return me;
+  const at = new Date();
+  const bytes = exportZip(await catalogueExport(deps.db), at);
+  return new Response(new Uint8Array(bytes), {
+    headers: {
+      'content-type': 'application/zip',
+      'content-disposition': `attachment; filename="aurelia-catalogue-${at.toISOString().slice(0, 10)}.zip"`,
+      'cache-control': 'private, no-store',
+    },
   });
 }
 
@@ -80,7 +157,7 @@ export async function catalogueUndoRoute(deps: AdminDeps, request: Request, jar:
   const body = await readJson(request, undoBody);
   if ('response' in body) return body.response;
   const result = await undoSave(me, body.data.revision);
-  if (!result.ok) return problem(result.status, result.code, result.message);
+  if (!result.ok) return refused(result);
   const form = result.file ? await me.run((tx) => productForm(tx, result.file ?? '')) : null;
   return json({
     saved: result.saved,
@@ -145,6 +222,27 @@ export async function cataloguePublishRoute(deps: AdminDeps, jar: CookieJar): Pr
   if (me instanceof Response) return me;
   const publish = await requestPublish(deps.db, { id: me.editor.id, email: me.editor.email });
   return json({ publish, state: await publishState(deps.db) }, 202);
+}
+
+const againBody = z
+  .object({
+    publishId: z
+      .number()
+      .int()
+      .positive()
+      .max(2 ** 53 - 1),
+  })
+  .strict();
+
+/** POST {publishId}: serves an earlier publish again (decision 019), recorded in the activity log. Editors only. */
+export async function cataloguePublishAgainRoute(deps: AdminDeps, request: Request, jar: CookieJar): Promise<Response> {
+  const me = await requireEditorOf(deps, jar);
+  if (me instanceof Response) return me;
+  const body = await readJson(request, againBody);
+  if ('response' in body) return body.response;
+  const result = await servePublishAgain(deps.db, { id: me.editor.id, email: me.editor.email }, body.data.publishId);
+  if (!result.ok) return problem(result.status, result.code, result.message);
+  return json({ publish: result.publish, state: await publishState(deps.db) }, 200);
 }
 
 /** GET: the accounts with the editor role. Admins only. */

@@ -1,11 +1,12 @@
 // Who may edit the catalogue: every admin, and the accounts an admin granted the editor role (public.shop_editors).
-// An editor who is not an admin reaches the catalogue editor only: every other admin page and endpoint asks
-// adminOf, which does not know editors, so they get the stranger's 404 there.
-import { type AdminCaller, type AdminDeps, adminFor, adminNotFound, recordAction } from '@/features/admin/admin.server';
+// An editor who is not an admin reaches the catalogue editor only: every other admin page and endpoint tells them
+// they have catalogue access only (requireAdminOf, adminPage), while a guest or a shopper gets the stranger's 404.
+import { type AdminCaller, type AdminDeps, accessFor, adminNotFound, recordAction } from '@/features/admin/admin.server';
 import type { CookieJar } from '@/server/auth/auth.port';
 import { activeSession } from '@/server/auth/session.server';
 import type { Database, Sql } from '@/server/db/database.server';
-import { asService, serviceStatement } from '@/server/db/roles.server';
+import { asService } from '@/server/db/roles.server';
+import { queueJob } from '@/server/outbox/jobs.server';
 
 /** A signed-in account allowed to edit the catalogue. */
 export interface Editor {
@@ -26,15 +27,8 @@ export interface EditorCaller {
  * database on every request, so a removal takes effect at once.
  */
 export async function editorFor(db: Database, adminEmails: readonly string[], userId: string): Promise<Editor | null> {
-  const admin = await adminFor(db, adminEmails, userId);
-  if (admin) return { ...admin, admin: true };
-  const [row] = await serviceStatement<{ email: string }>(
-    db,
-    `select lower(u.email) as email from auth.users u join public.shop_editors e on e.user_id = u.id
-      where u.id = $1 and u.email_confirmed_at is not null`,
-    [userId],
-  );
-  return row ? { id: userId, email: row.email, admin: false } : null;
+  const found = await accessFor(db, adminEmails, userId);
+  return found ? { id: userId, email: found.email, admin: found.access === 'admin' } : null;
 }
 
 /** The editor whose session cookie `jar` holds, else null (a guest, a shopper). The call counts as activity. */
@@ -100,14 +94,19 @@ export function setEditorRole(me: AdminCaller, email: string, grant: boolean): P
       };
     }
     const rows = grant
-      ? await tx.query(
+      ? await tx.query<{ at: string }>(
           `insert into public.shop_editors (user_id, granted_by_email) values ($1, $2) on conflict (user_id) do nothing
-           returning user_id`,
+           returning (extract(epoch from created_at) * 1000000)::bigint::text as at`,
           [account.id, me.admin.email],
         )
-      : await tx.query('delete from public.shop_editors where user_id = $1 returning user_id', [account.id]);
-    if (rows.length === 0)
+      : await tx.query<{ at: string }>('delete from public.shop_editors where user_id = $1 returning user_id as at', [
+          account.id,
+        ]);
+    const [changed] = rows;
+    if (!changed)
       return { ok: true, changed: false, message: grant ? `${address} is already an editor.` : `${address} is not an editor.` };
+    // The new editor is told where the editor is: once per grant (a grant after a removal is another grant).
+    if (grant) await queueJob(tx, 'editor-role-email', { userId: account.id }, `editor-role:${account.id}:${changed.at}`);
     await recordAction(tx, me.admin, {
       action: grant ? 'editor.grant' : 'editor.remove',
       target: address,
@@ -117,7 +116,9 @@ export function setEditorRole(me: AdminCaller, email: string, grant: boolean): P
     return {
       ok: true,
       changed: true,
-      message: grant ? `${address} can now edit the catalogue.` : `${address} can no longer edit the catalogue.`,
+      message: grant
+        ? `${address} can now edit the catalogue. They are e-mailed the link to it.`
+        : `${address} can no longer edit the catalogue.`,
     };
   });
 }

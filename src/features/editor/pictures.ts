@@ -3,7 +3,7 @@
 // is read by an XML parser as the browser reads it, and one holding anything but SVG's drawing elements and attributes
 // (script, event handlers, embedded HTML, a reference to anything but its own #fragments, entities) is refused (not
 // cleaned: a cleaned drawing would not be the one the editor meant, and a refusal says what to fix). Wherever a picture
-// is served it also carries a policy under which nothing in it can run or load (scripts/serve.mjs, PICTURE_POLICY).
+// is served it also carries a policy under which nothing in it can run or load (the edge, src/edge/csp.ts's PICTURE_POLICY).
 import { createHash } from 'node:crypto';
 import { type SaxesAttributeNS, SaxesParser, type SaxesTagNS } from 'saxes';
 
@@ -25,7 +25,7 @@ export const PICTURE_CONTENT_TYPES: Record<string, string> = {
 
 /**
  * Headers for serving a stored picture (the editors' previews): never sniffed as another type, and the policy under
- * which nothing in it runs or loads, the same as scripts/csp.mjs's PICTURE_POLICY for every picture the shop serves.
+ * which nothing in it runs or loads, the same as src/edge/csp.ts's PICTURE_POLICY for every picture the shop serves.
  */
 export const PICTURE_HEADERS = {
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",

@@ -100,5 +100,24 @@ describe('what a save changed, in words', () => {
     expect(summariseChange(scrubs, editProductText(scrubs, { sizes: ['S', 'M', 'L', 'XL', 'XXL'] }))).toBe('sizes: removed “XS”');
     expect(summariseChange(scrubs, editProductText(scrubs, { description: 'Short now.' }))).toBe('description changed');
     expect(summariseChange(scrubs, scrubs)).toBe('no change');
+    const finalSale = editProductText(scrubs, { finalSale: true });
+    expect(summariseChange(scrubs, finalSale)).toBe('marked final sale');
+    expect(summariseChange(finalSale, editProductText(finalSale, { finalSale: false }))).toBe('no longer final sale');
+    // A file without the field is not final sale: saving false into it writes nothing.
+    expect(editProductText(scrubs, { finalSale: false })).toBe(scrubs);
+  });
+
+  it('says what happened to the pictures: put in order, added, taken away, described anew', () => {
+    const images = (productData(scrubs)?.images ?? []) as { src: string; alt: string }[];
+    const [a, b, c] = images;
+    if (!a || !b || !c) throw new Error('the scrubs have three pictures');
+    const with_ = (list: typeof images) => summariseChange(scrubs, editProductText(scrubs, { images: list }));
+    expect(with_([b, a, c])).toBe('pictures reordered');
+    expect(with_([a, b])).toBe('pictures: removed clinical-scrubs-detail.svg');
+    expect(with_([a, b, c, { src: './images/new-1a2b.png', alt: 'Side' }])).toBe('pictures: added new-1a2b.png');
+    expect(with_([a, { ...b, alt: 'Blue scrubs, front' }, c])).toBe('pictures: picture 2’s description changed');
+    expect(with_([c, { ...a, alt: 'Front' }])).toBe(
+      'pictures: removed clinical-scrubs-blue.svg, picture 2’s description changed, reordered',
+    );
   });
 });

@@ -6,7 +6,7 @@ import { $user } from '../auth/auth.store';
 import PrivateCollection from '../auth/PrivateCollection';
 import { clearPrivateState } from '../auth/session.client';
 import { addToCart } from '../cart/cart.store';
-import { formatPrice, OUT_OF_STOCK } from '../catalog/catalog';
+import { formatPrice, OUT_OF_STOCK } from '../catalogue/catalogue';
 import { notify } from '../toasts/toast.store';
 import { type Favorite, REMOVE_FAILED } from './favorites';
 import { $favorites, loadFavorites } from './favorites.store';

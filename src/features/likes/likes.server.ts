@@ -1,4 +1,4 @@
-import type { CatalogueIndex } from '@/features/catalog/catalog';
+import type { CatalogueIndex } from '@/features/catalogue/catalogue';
 import type { Sql } from '@/server/db/database.server';
 import type { LikeAnswer, LikesSummary } from './likes';
 

@@ -5,8 +5,9 @@ import { dateFormat } from '@/lib/dates';
 import { useEarlyTaps } from '@/lib/early-taps';
 import { $user } from '../auth/auth.store';
 import { addToCart } from '../cart/cart.store';
-import { formatPrice } from '../catalog/catalog';
+import { formatPrice } from '../catalogue/catalogue';
 import { notify } from '../toasts/toast.store';
+import { discountLines } from './discount-lines';
 import {
   arrivesBy,
   DATE_FILTERS,
@@ -202,6 +203,12 @@ function OrderCard({ order, placedOn }: { order: Order; placedOn: Intl.DateTimeF
       </div>
       <p className="order-meta">
         Placed {placedOn.format(new Date(order.createdAt))} · <strong>{formatPrice(order.totalCents)}</strong>
+        {discountLines(order.discount).map((line) => (
+          <span key={line.key} data-discount={line.key}>
+            {' '}
+            · {line.label} {line.amount}
+          </span>
+        ))}
         {(order.refundedCents ?? 0) > 0 && <> · {formatPrice(order.refundedCents ?? 0)} refunded</>}
         {arrival && <> · Arrives by {deliveryOn.format(new Date(arrival))}</>}
       </p>

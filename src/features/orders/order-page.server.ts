@@ -1,7 +1,8 @@
 // @public: other features may import this module (the rule is in tests/unit/import-rules.test.ts).
 import { tokenHash } from '@/server/auth/tokens.server';
 import { type Database, jsonColumn, type Sql } from '@/server/db/database.server';
-import { asService } from '@/server/db/roles.server';
+import { asService, serviceStatement } from '@/server/db/roles.server';
+import { type OrderDiscount, recordedDiscount } from './discount-lines';
 import { type ShipTo, variantLabel, webLink } from './orders';
 import { refundedCentsSql } from './refunds.server';
 
@@ -14,6 +15,8 @@ export interface OrderPage {
   address: ShipTo;
   service: string;
   subtotalCents: number;
+  /** The code and the automatic offer, as recorded: the total is subtotal − discount + shipping + tax. */
+  discount: OrderDiscount;
   shippingCents: number;
   taxCents: number;
   totalCents: number;
@@ -22,7 +25,8 @@ export interface OrderPage {
   trackingNumber: string | null;
   trackingUrl: string | null;
   estimatedDelivery: string | null;
-  items: { name: string; quantity: number; priceCents: number; variant: string | null; image: string }[];
+  /** `finalSale`: bought as final sale, so it cannot be returned. */
+  items: { name: string; quantity: number; priceCents: number; variant: string | null; image: string; finalSale: boolean }[];
 }
 
 /** The ship-to address an order stored (rows written before checkout used `address` and `zipCode`). */
@@ -50,11 +54,18 @@ export function shippingService(stored: string | Record<string, unknown>): strin
  */
 export async function orderByToken(db: Database, token: string): Promise<OrderPage | null> {
   if (token.length < 20 || token.length > 100) return null;
-  return orderWhere(
-    db,
-    `o.access_token_hash = $1 or o.id = (select t.order_id from public.order_access_tokens t where t.token_hash = $1)`,
+  return orderWhere(db, BY_TOKEN, tokenHash(token));
+}
+
+const BY_TOKEN = `o.access_token_hash = $1 or o.id = (select t.order_id from public.order_access_tokens t where t.token_hash = $1)`;
+
+/** The id of the order whose link carries `token`, or null: what the order's page opens, as orderByToken finds it. */
+export async function orderIdByToken(db: Database, token: string): Promise<string | null> {
+  if (token.length < 20 || token.length > 100) return null;
+  const [row] = await serviceStatement<{ id: string }>(db, `select o.id from public.orders o where ${BY_TOKEN}`, [
     tokenHash(token),
-  );
+  ]);
+  return row?.id ?? null;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -84,6 +95,10 @@ async function orderWhere(db: Database, where: string, param: string): Promise<O
       shipping_address: string | Record<string, string>;
       shipping_method: string | Record<string, unknown>;
       subtotal_cents: number;
+      discount_code: string | null;
+      discount_cents: number;
+      offer_cents: number;
+      shipping_discount_cents: number;
       shipping_cents: number;
       tax_cents: number;
       total_cents: number;
@@ -100,14 +115,16 @@ async function orderWhere(db: Database, where: string, param: string): Promise<O
             selected_color: string | null;
             selected_size: string | null;
             image: string;
+            final_sale: boolean;
           }[];
     }>(
       `select o.id, o.created_at, o.status, o.customer_name, o.shipping_address, o.shipping_method, o.subtotal_cents,
+              o.discount_code, o.discount_cents, o.offer_cents, o.shipping_discount_cents,
               o.shipping_cents, o.tax_cents, o.total_cents, o.tracking_number, o.tracking_url, o.estimated_delivery,
               ${refundedCentsSql('o.id')} as refunded_cents,
               coalesce((select json_agg(json_build_object('product_name', i.product_name, 'quantity', i.quantity,
                           'price_cents', i.price_cents, 'selected_color', i.selected_color, 'selected_size', i.selected_size,
-                          'image', i.image) order by i.id) from public.order_items i where i.order_id = o.id), '[]'::json) as items
+                          'image', i.image, 'final_sale', i.final_sale) order by i.id) from public.order_items i where i.order_id = o.id), '[]'::json) as items
        from public.orders o where ${where}`,
       [param],
     ),
@@ -122,6 +139,7 @@ async function orderWhere(db: Database, where: string, param: string): Promise<O
     address: shipTo(row.shipping_address),
     service: shippingService(row.shipping_method),
     subtotalCents: row.subtotal_cents,
+    discount: recordedDiscount(row),
     shippingCents: row.shipping_cents,
     taxCents: row.tax_cents,
     totalCents: row.total_cents,
@@ -135,6 +153,7 @@ async function orderWhere(db: Database, where: string, param: string): Promise<O
       priceCents: i.price_cents,
       variant: variantLabel(i.selected_color, i.selected_size),
       image: i.image,
+      finalSale: i.final_sale === true,
     })),
   };
 }

@@ -1,7 +1,8 @@
-import type { CatalogueIndex } from '@/features/catalog/catalog';
+import type { CatalogueIndex } from '@/features/catalogue/catalogue';
 import type { Database, Sql } from '@/server/db/database.server';
 import { serviceStatement } from '@/server/db/roles.server';
 import { lineProblem } from '../cart/cart.rules';
+import { recordedDiscount } from './discount-lines';
 import { type Order, type OrderItem, webLink } from './orders';
 import { refundCountsSql } from './refunds.server';
 
@@ -10,6 +11,10 @@ interface OrderRow {
   created_at: Date | string;
   status: string | null;
   total_cents: number;
+  discount_code: string | null;
+  discount_cents: number;
+  offer_cents: number;
+  shipping_discount_cents: number;
   tracking_number: string | null;
   tracking_url: string | null;
   estimated_delivery: Date | string | null;
@@ -46,7 +51,8 @@ const isoDate = (value: Date | string | null) =>
 /** The signed-in shopper's orders with their lines, newest first (row-level security shows nobody else's). */
 export async function listOrders(tx: Sql, catalogue: CatalogueIndex): Promise<Order[]> {
   const rows = await tx.query<OrderRow>(
-    `select o.id, o.created_at, o.status, o.total_cents, o.tracking_number, o.tracking_url, o.estimated_delivery,
+    `select o.id, o.created_at, o.status, o.total_cents, o.discount_code, o.discount_cents, o.offer_cents,
+            o.shipping_discount_cents, o.tracking_number, o.tracking_url, o.estimated_delivery,
             coalesce((select json_agg(json_build_object(
                         'product_id', i.product_id, 'product_name', i.product_name, 'image', i.image,
                         'price_cents', i.price_cents, 'quantity', i.quantity,
@@ -61,6 +67,7 @@ export async function listOrders(tx: Sql, catalogue: CatalogueIndex): Promise<Or
     createdAt: new Date(row.created_at).toISOString(),
     status: row.status,
     totalCents: row.total_cents,
+    discount: recordedDiscount(row),
     trackingNumber: row.tracking_number,
     trackingUrl: webLink(row.tracking_url),
     estimatedDelivery: isoDate(row.estimated_delivery),

@@ -3,6 +3,7 @@
 // and sorting and what a reorder puts in the cart, as the product spec has them.
 
 import type { CartLineInput } from '../cart/cart';
+import type { OrderDiscount } from './discount-lines';
 
 export const ORDER_MESSAGES = {
   loadFailed: 'Your orders could not be loaded just now. Please try again.',
@@ -31,6 +32,8 @@ export interface Order {
   /** The stored status, as stored (see statusOf). */
   status: string | null;
   totalCents: number;
+  /** The code and the automatic offer, as recorded (none on orders from before discounts). */
+  discount?: OrderDiscount;
   trackingNumber: string | null;
   trackingUrl: string | null;
   /** ISO date. */

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useEarlyTaps } from '@/lib/early-taps';
 import { cartId, MAX_QUANTITY, onlyLeft, QUANTITY_CHOICES } from '../cart/cart';
 import { addToCart } from '../cart/cart.store';
-import { OUT_OF_STOCK } from '../catalog/catalog';
+import { OUT_OF_STOCK } from '../catalogue/catalogue';
 import { LOGIN_TO_SAVE } from '../favorites/favorites';
 import { $favorites, toggleFavorite } from '../favorites/favorites.store';
 import { $stock } from '../stock/stock.store';

@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
-import { withAggregateRating } from '../catalog/jsonld';
+import { withAggregateRating } from '../catalogue/jsonld';
 import { reviewCount, reviewSummary } from './reviews';
 import { shopperReviews } from './reviews.store';
 import { Stars } from './Stars';

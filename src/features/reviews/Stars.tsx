@@ -1,4 +1,4 @@
-import { starCount } from '../catalog/rating';
+import { starCount } from '../catalogue/rating';
 
 /** A rating as stars, rounded to whole ones, named for screen readers. */
 export function Stars({ rating }: { rating: number }) {

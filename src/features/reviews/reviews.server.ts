@@ -1,4 +1,4 @@
-import { type CatalogueIndex, maskEmail } from '@/features/catalog/catalog';
+import { type CatalogueIndex, maskEmail } from '@/features/catalogue/catalogue';
 import type { Sql } from '@/server/db/database.server';
 import { LOGIN_TO_REVIEW } from './login-message';
 import type { ReviewView, ShopperReviews } from './reviews';

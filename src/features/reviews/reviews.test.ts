@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { aggregateRating, withAggregateRating } from '../catalog/jsonld';
-import { starCount } from '../catalog/rating';
+import { aggregateRating, withAggregateRating } from '../catalogue/jsonld';
+import { starCount } from '../catalogue/rating';
 import { mergeReviews, type ReviewView, reviewCount, reviewSummary } from './reviews';
 import { MAX_REVIEW_LENGTH, REVIEW_MESSAGES, reviewLength, reviewProblem } from './reviews.rules';
 import { displayAuthor, reviewRefusal, REVIEW_MESSAGES as SERVER_MESSAGES } from './reviews.server';
@@ -157,6 +157,7 @@ describe('reviewRefusal', () => {
         sku: 'TFS-001',
         weight: 0.3,
         inStock: true,
+        finalSale: false,
         colors: [],
         colorNames: {},
         sizes: [],

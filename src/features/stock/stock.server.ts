@@ -1,9 +1,11 @@
 // @public: other features may import this module (the rule is in tests/unit/import-rules.test.ts).
 import { createHash } from 'node:crypto';
-import type { CatalogueIndex } from '@/features/catalog/catalog';
+import type { CatalogueIndex } from '@/features/catalogue/catalogue';
 import { type Database, jsonColumn, type Sql } from '@/server/db/database.server';
 import { serviceStatement } from '@/server/db/roles.server';
 import { cartId, MAX_QUANTITY } from '../cart/cart';
+import type { DiscountHoldRequest } from '../discounts/discounts';
+import type { DiscountHoldAnswer } from '../discounts/discounts.server';
 import type { Shortfall, StockAnswer } from './stock';
 
 // Stock on the server (decision 007): holds taken as a checkout's payment is opened, sales as its order is recorded,
@@ -145,19 +147,33 @@ const NO_ADDRESS: HoldCaps = { cap: HOLD_CAP, addressCap: null };
  * it, guests' and accounts'; else changes nothing. One statement: of any number of checkouts wanting the last items
  * at once, only as many as there are items are held, and of one shopper's or one address's, only up to the cap (each
  * locks the counts first, then reads the others' holds).
+ *
+ * With `discount` (a code's use to hold, or null: the checkout has no code now), the same statement then holds one use
+ * of the code for as long, under the code's row lock, or releases the use it held (decision 009): when the use cannot
+ * be held, the stock holds stay as they were and `discount` says why.
  */
 export async function holdStock(
   db: Database,
   checkoutId: string,
   lines: readonly WantedLine[],
   caps: HoldCaps = NO_ADDRESS,
-): Promise<HoldResult> {
-  const [row] = await serviceStatement<{ counted: CountedLine[] | string }>(
+  discount?: DiscountHoldRequest | null,
+): Promise<HoldResult & { discount: DiscountHoldAnswer | null }> {
+  if (discount === undefined) {
+    const [row] = await serviceStatement<{ counted: CountedLine[] | string }>(
+      db,
+      `select app_private.hold_stock($1, $2::text::jsonb, now() + make_interval(mins => $3), $4, $5) as counted`,
+      [checkoutId, stockLines(lines), HOLD_MINUTES, caps.cap, caps.addressCap],
+    );
+    return { ...holdResult(jsonColumn<CountedLine[]>(row?.counted ?? '[]'), caps), discount: null };
+  }
+  const [row] = await serviceStatement<{ held: { counted: CountedLine[]; discount: DiscountHoldAnswer | null } | string }>(
     db,
-    `select app_private.hold_stock($1, $2::text::jsonb, now() + make_interval(mins => $3), $4, $5) as counted`,
-    [checkoutId, stockLines(lines), HOLD_MINUTES, caps.cap, caps.addressCap],
+    `select app_private.hold_checkout($1, $2::text::jsonb, now() + make_interval(mins => $3), $4, $5, $6::text::jsonb) as held`,
+    [checkoutId, stockLines(lines), HOLD_MINUTES, caps.cap, caps.addressCap, discount && JSON.stringify(discount)],
   );
-  return holdResult(jsonColumn<CountedLine[]>(row?.counted ?? '[]'), caps);
+  const held = jsonColumn<{ counted: CountedLine[] | null; discount: DiscountHoldAnswer | null }>(row?.held ?? '{}');
+  return { ...holdResult(held.counted ?? [], caps), discount: held.discount ?? null };
 }
 
 /** What a hold answered, read: held, or why not (short of stock, past the shopper's cap, or past the address's). */
@@ -179,24 +195,29 @@ function holdResult(counted: CountedLine[], { cap, addressCap }: HoldCaps): Hold
 
 /**
  * Stores a new checkout (`checkout`: its columns, as public.checkouts names them) and holds its lines as holdStock does,
- * in one statement: one round trip and one commit, where an order with counted items paid for two (the hold's commit
- * waited for its write to the log). When the lines cannot be held the checkout is not kept: `id` is null.
+ * and, with `discount`, one use of its code (as holdStock does), in one statement: one round trip and one commit, where
+ * an order with counted items paid for two (the hold's commit waited for its write to the log). When the lines or the
+ * code's use cannot be held the checkout is not kept: `id` is null, and `hold` or `discount` says why.
  */
 export async function openAndHold(
   db: Database,
   checkout: Record<string, unknown>,
   lines: readonly WantedLine[],
   caps: HoldCaps = NO_ADDRESS,
-): Promise<{ id: string | null; hold: HoldResult }> {
-  const [row] = await serviceStatement<{ opened: { id: string; counted: CountedLine[] } | string }>(
+  discount: DiscountHoldRequest | null = null,
+): Promise<{ id: string | null; hold: HoldResult; discount: DiscountHoldAnswer | null }> {
+  type Opened = { id: string; counted: CountedLine[] | null; discount: DiscountHoldAnswer | null };
+  const [row] = await serviceStatement<{ opened: Opened | string }>(
     db,
-    `select app_private.open_checkout($1::text::jsonb, $2::text::jsonb, now() + make_interval(mins => $3), $4, $5) as opened`,
-    [JSON.stringify(checkout), stockLines(lines), HOLD_MINUTES, caps.cap, caps.addressCap],
+    `select app_private.open_checkout($1::text::jsonb, $2::text::jsonb, now() + make_interval(mins => $3), $4, $5,
+       $6::text::jsonb) as opened`,
+    [JSON.stringify(checkout), stockLines(lines), HOLD_MINUTES, caps.cap, caps.addressCap, discount && JSON.stringify(discount)],
   );
   if (!row) throw new Error('open_checkout returned no row');
-  const opened = jsonColumn<{ id: string; counted: CountedLine[] }>(row.opened);
+  const opened = jsonColumn<Opened>(row.opened);
   const hold = holdResult(opened.counted ?? [], caps);
-  return { id: hold.held ? opened.id : null, hold };
+  const answer = opened.discount ?? null;
+  return { id: hold.held && answer?.held !== false ? opened.id : null, hold, discount: answer };
 }
 
 /** Lets go of what a checkout holds (its payment could not be opened). */
@@ -294,6 +315,27 @@ export async function restockOrder(tx: Sql, orderId: string): Promise<(StockKey 
   const [row] = await tx.query<{ back: (StockKey & { quantity: number; label: string })[] | string }>(
     `select app_private.restock_order($1) as back`,
     [orderId],
+  );
+  return jsonColumn<(StockKey & { quantity: number; label: string })[]>(row?.back ?? '[]');
+}
+
+/**
+ * Puts back some units of some items an order took from the counts (`items` as keyOf reads its lines), never more
+ * than it took less what went back before, in the caller's transaction: what a return received in a resellable state
+ * gives back. Returns what went back (nothing for an item that was never counted, or is back already).
+ */
+export async function restockItems(
+  tx: Sql,
+  orderId: string,
+  items: readonly (StockKey & { quantity: number })[],
+): Promise<(StockKey & { quantity: number; label: string })[]> {
+  if (items.length === 0) return [];
+  const [row] = await tx.query<{ back: (StockKey & { quantity: number; label: string })[] | string }>(
+    `select app_private.restock_items($1, $2::text::jsonb) as back`,
+    [
+      orderId,
+      JSON.stringify(items.map((i) => ({ product_id: i.productId, color: i.color, size: i.size, quantity: i.quantity }))),
+    ],
   );
   return jsonColumn<(StockKey & { quantity: number; label: string })[]>(row?.back ?? '[]');
 }

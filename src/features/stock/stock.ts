@@ -3,7 +3,7 @@
 // checkout say about it. Plain TypeScript shared by the islands and the server; the pages load it only with the cart
 // drawer (the product page and the grid read the store, stock.store.ts, and say OUT_OF_STOCK).
 import { type CartLine, cartId, onlyLeft } from '../cart/cart';
-import { formatPrice } from '../catalog/catalog';
+import { formatPrice } from '../catalogue/catalogue';
 
 /** What GET /api/stock answers. */
 export interface StockAnswer {

@@ -2,7 +2,7 @@ import type { APIRoute } from 'astro';
 import { requireShopper } from '@/app/shopper.server';
 import { CART_MESSAGES } from '@/features/cart/cart.rules';
 import { cartBody, loadCart, storeCart } from '@/features/cart/cart.server';
-import { getCatalogueIndex } from '@/features/catalog/catalog.server';
+import { getCatalogueIndex } from '@/features/catalogue/catalogue.server';
 import { json, problem, readJson } from '@/server/http.server';
 
 export const prerender = false;

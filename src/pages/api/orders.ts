@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { requireShopper } from '@/app/shopper.server';
-import { getCatalogueIndex } from '@/features/catalog/catalog.server';
+import { getCatalogueIndex } from '@/features/catalogue/catalogue.server';
 import { listOrders, withRefunds } from '@/features/orders/orders.server';
 import { json } from '@/server/http.server';
 

@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 import { z } from 'astro/zod';
 import { requireShopper, shopper } from '@/app/shopper.server';
-import { getCatalogueIndex } from '@/features/catalog/catalog.server';
+import { getCatalogueIndex } from '@/features/catalogue/catalogue.server';
 import { listReviews, REVIEW_MESSAGES, reviewRefusal, submitReview } from '@/features/reviews/reviews.server';
 import { json, problem, readJson } from '@/server/http.server';
 import { productIdParam, productIdValue } from '@/server/product-id.server';

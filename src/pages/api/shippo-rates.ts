@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { getServices } from '@/app/services.server';
-import { getCatalogueIndex } from '@/features/catalog/catalog.server';
+import { getCatalogueIndex } from '@/features/catalogue/catalogue.server';
 import { quoteRates, ratesBody, wireRate } from '@/features/checkout/rates.server';
 import { clientAddress, json, problem, readJson, tooManyRequests } from '@/server/http.server';
 import { hit } from '@/server/ratelimit.server';

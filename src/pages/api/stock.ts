@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { getServices } from '@/app/services.server';
-import { getCatalogueIndex } from '@/features/catalog/catalog.server';
+import { getCatalogueIndex } from '@/features/catalogue/catalogue.server';
 import { availableStock, stockAnswer } from '@/features/stock/stock.server';
 import { asShopper } from '@/server/db/roles.server';
 import { json } from '@/server/http.server';

@@ -1,5 +1,8 @@
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { logger } from '../log.server';
 import { dbPoolWait } from '../metrics.server';
@@ -207,8 +210,8 @@ function engineStopped(reason: string): Error {
  * The engine in a worker thread of its own (pglite-worker.ts), opened on `dataDir` (in memory when null). Resolves once
  * PGlite is open, or rejects with why it could not open.
  */
-function workerEngine(dataDir: string | null): Promise<Engine> {
-  const worker = new Worker(createRequire(import.meta.url).resolve('#pglite-worker'), { workerData: { dataDir } });
+function workerEngine(dataDir: string | null, copyOf?: Uint8Array): Promise<Engine> {
+  const worker = new Worker(createRequire(import.meta.url).resolve('#pglite-worker'), { workerData: { dataDir, copyOf } });
   const pending = new Map<number, { done(answer: unknown): void; fail(error: Error): void }>();
   let next = 0;
   let stopped: Error | undefined;
@@ -258,15 +261,32 @@ function workerEngine(dataDir: string | null): Promise<Engine> {
 }
 
 /**
- * Opens the embedded database in `dataDir` (locked to this process), or in memory when dataDir is null. The engine runs
- * in a worker thread, so its work does not hold up the requests on the server's thread.
+ * Makes a new database in `dataDir` in a process of its own (pglite-init.ts), so the peak of PGlite's initdb (near a
+ * gigabyte) is over before this process opens the database. It runs on Liftoff, V8's baseline WebAssembly compiler, as
+ * the server does (scripts/server-flags.mjs).
+ */
+async function makeDatabase(dataDir: string): Promise<void> {
+  const init = createRequire(import.meta.url).resolve('#pglite-init');
+  try {
+    await promisify(execFile)(process.execPath, ['--liftoff-only', init, dataDir]);
+  } catch (error) {
+    const { stderr } = error as { stderr?: string };
+    throw new Error(`The embedded database could not be made in ${dataDir}: ${stderr?.trim() || String(error)}`);
+  }
+}
+
+/**
+ * Opens the embedded database in `dataDir` (locked to this process), or in memory when dataDir is null: empty, or a
+ * copy of `options.copyOf` (a `snapshot()`'s tar, which opens in a fraction of the time an empty database takes to be
+ * made and migrated: the test suites open one per file). The engine runs in a worker thread, so its work does not hold
+ * up the requests on the server's thread.
  *
  * The directory is the shop's alone (private-dir.ts): a new one is created 0700 before PGlite writes into it, and an
  * existing one that other local accounts could read or write is closed first, with a warning in the log; one holding
  * another user's files is refused. Once PGlite is open, what it wrote with its own modes (a new directory's files) is
  * closed too.
  */
-export async function openPglite(dataDir: string | null): Promise<Database> {
+export async function openPglite(dataDir: string | null, options: { copyOf?: Uint8Array } = {}): Promise<Database> {
   const release = dataDir ? lockDataDir(dataDir) : () => {};
   try {
     if (dataDir) {
@@ -278,8 +298,9 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
       }
       // The shop's key, made at its first start: its backups are sealed with it.
       shopKey(dataDir);
+      if (!existsSync(join(dataDir, 'PG_VERSION'))) await makeDatabase(dataDir);
     }
-    const engine = await workerEngine(dataDir);
+    const engine = await workerEngine(dataDir, dataDir ? undefined : options.copyOf);
     if (dataDir) {
       try {
         keepPrivate(dataDir);

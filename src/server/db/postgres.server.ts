@@ -135,6 +135,14 @@ async function onOwnConnection<T>(sql: postgres.Sql, fn: (connection: OwnConnect
   }
 }
 
+/**
+ * Seconds to wait before connecting again after `retries` failed connections in a row (postgres.js counts them across
+ * the pool). The driver's own wait grows to 20 s, so a shop whose database was gone a few seconds would go on
+ * answering 503 for as long again once it is back; this one grows as fast but stops at one second (with jitter, so the
+ * pool's connections do not all knock at once).
+ */
+export const reconnectBackoff = (retries: number): number => (0.5 + Math.random() / 2) * Math.min(3 ** retries / 100, 1);
+
 /** How long a watch waits before listening again after its connection was lost or its probe did not come back. */
 const WATCH_RETRY_MS = 2_000;
 /** How long a watch waits for its probe: a notification it sends itself, through the pool, once it listens. */
@@ -155,6 +163,7 @@ function watchChannel(pool: postgres.Sql, url: string, channel: string, handlers
   // The driver's types leave out `onnotify` (what its own listen uses), so the options are typed by hand.
   const options: postgres.Options<Record<string, never>> & { onnotify(channel: string, payload: string): void } = {
     max: 1,
+    backoff: reconnectBackoff,
     idle_timeout: 0,
     max_lifetime: null,
     fetch_types: false,
@@ -212,7 +221,12 @@ function watchChannel(pool: postgres.Sql, url: string, channel: string, handlers
 
 /** Connects to PostgreSQL (production, or the CI server in tests). */
 export function openPostgres(url: string, options: { max?: number } = {}): Database {
-  const sql = postgres(url, { max: options.max ?? 10, onnotice: () => {}, connection: { application_name: 'aurelia-shop' } });
+  const sql = postgres(url, {
+    max: options.max ?? 10,
+    backoff: reconnectBackoff,
+    onnotice: () => {},
+    connection: { application_name: 'aurelia-shop' },
+  });
   const watches: (() => Promise<void>)[] = [];
 
   /** BEGIN, the setup, the statements and COMMIT leave together: one round trip (see Database.batch). */

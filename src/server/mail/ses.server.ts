@@ -1,4 +1,3 @@
-import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import type { MailMessage, MailPort } from './mail.port';
 
 export interface SesMailOptions {
@@ -33,19 +32,27 @@ function errorText(error: unknown): string {
 
 /** The e-mail port on AWS SES v2 `SendEmail` (simple content), or on any SES-compatible endpoint such as the dev mailbox. */
 export function createSesMail({ region, from, endpoint, credentials, timeouts = {} }: SesMailOptions): MailPort {
-  const client = new SESv2Client({
-    region,
-    ...(endpoint ? { endpoint } : {}),
-    ...(credentials ? { credentials } : {}),
-    // The outbox retries with backoff over hours; the SDK only needs to ride out a momentary blip.
-    maxAttempts: 2,
-    requestHandler: {
-      connectionTimeout: timeouts.connectMs ?? CONNECTION_TIMEOUT_MS,
-      requestTimeout: timeouts.requestMs ?? REQUEST_TIMEOUT_MS,
-      // Without this the SDK only logs a warning when the request timeout passes and keeps waiting.
-      throwOnRequestTimeout: true,
-    },
-  });
+  // The SDK (about 5 MB of heap) is loaded with the first e-mail, not with the server.
+  let sdk: Promise<typeof import('@aws-sdk/client-sesv2')> | undefined;
+  let client: import('@aws-sdk/client-sesv2').SESv2Client | undefined;
+  const connect = async () => {
+    sdk ??= import('@aws-sdk/client-sesv2');
+    const { SESv2Client, SendEmailCommand } = await sdk;
+    client ??= new SESv2Client({
+      region,
+      ...(endpoint ? { endpoint } : {}),
+      ...(credentials ? { credentials } : {}),
+      // The outbox retries with backoff over hours; the SDK only needs to ride out a momentary blip.
+      maxAttempts: 2,
+      requestHandler: {
+        connectionTimeout: timeouts.connectMs ?? CONNECTION_TIMEOUT_MS,
+        requestTimeout: timeouts.requestMs ?? REQUEST_TIMEOUT_MS,
+        // Without this the SDK only logs a warning when the request timeout passes and keeps waiting.
+        throwOnRequestTimeout: true,
+      },
+    });
+    return { client, SendEmailCommand };
+  };
   const where = endpoint ?? `SES ${region}`;
 
   return {
@@ -53,6 +60,7 @@ export function createSesMail({ region, from, endpoint, credentials, timeouts = 
     async send(message: MailMessage) {
       const utf8 = (data: string) => ({ Data: data, Charset: 'UTF-8' });
       try {
+        const { client, SendEmailCommand } = await connect();
         await client.send(
           new SendEmailCommand({
             FromEmailAddress: from,

@@ -44,6 +44,31 @@ export const JOBS = {
   'order-sold-out': z.object({ orderId: z.uuid(), accessToken: z.string().min(20).max(100).optional() }),
   /** Tells the shopper their order has shipped, with its tracking (queued once, when an admin marks it shipped). */
   'order-shipped-email': z.object({ orderId: z.uuid(), accessToken: z.string().min(20).max(100).optional() }),
+  /**
+   * Buys an approved return's label and stores it (once per return), then queues the shopper's approval e-mail with
+   * it, linking with the order page's token.
+   */
+  'return-label': z.object({ returnId: z.uuid(), accessToken: z.string().min(20).max(100).optional() }),
+  /** Tells the shopper where their return stands, once per step, linking with the order page's token. */
+  'return-email': z.object({
+    returnId: z.uuid(),
+    step: z.enum(['requested', 'approved', 'received', 'refunded', 'exchanged', 'declined']),
+    accessToken: z.string().min(20).max(100).optional(),
+  }),
+  /**
+   * Tells the shop a counted item fell to its low-stock threshold or below (queued by the database with the sale that
+   * crossed it, once per crossing: migration 20261205090000).
+   */
+  'low-stock-email': z.object({
+    productId: z.number().int().positive(),
+    color: z.string().max(40),
+    size: z.string().max(10),
+    label: z.string().min(1).max(300),
+    onHand: z.number().int().min(0),
+    threshold: z.number().int().min(0),
+  }),
+  /** Tells an account an admin granted it the editor role, with the link to the catalogue editor (once per grant). */
+  'editor-role-email': z.object({ userId: z.uuid() }),
 } as const satisfies Record<string, z.ZodType>;
 
 export type JobKind = keyof typeof JOBS;

@@ -183,3 +183,28 @@ describe('rate table: test label', () => {
     );
   });
 });
+
+describe('rate table: test return label', () => {
+  it('is a 4×6 in TEST RETURN LABEL from the customer back to the shop, with the return number and a TEST tracking number', async () => {
+    const label = await shipping.buyReturnLabel({
+      customer: to('CA'),
+      shop: WAREHOUSE,
+      parcel: parcel(1),
+      returnNumber: 'RMA-1001',
+      returnId: '6f1c0c3e-3d0b-4c53-9a52-0d6a3f3b2b11',
+      outbound: { provider: 'Aurelia', service: 'Express Shipping' },
+    });
+    if (label.file.kind !== 'pdf') throw new Error('expected PDF bytes');
+    const doc = await PDFDocument.load(label.file.bytes);
+    expect(doc.getPage(0).getSize()).toEqual({ width: 288, height: 432 });
+    expect(doc.getTitle()).toBe('TEST RETURN LABEL RMA-1001');
+    const text = drawnText(label.file.bytes);
+    expect(text).toContain('TEST RETURN LABEL - NOT VALID POSTAGE');
+    expect(text).toContain('Return RMA-1001');
+    expect(text).toContain('RETURN · STANDARD SHIPPING');
+    // From the customer (small, at the top), to the shop (large: what the sorter reads).
+    expect(text.indexOf('Maya Okafor')).toBeLessThan(text.indexOf('SHIP TO'));
+    expect(text.indexOf('120 Peachtree St NE')).toBeGreaterThan(text.indexOf('SHIP TO'));
+    expect(label).toMatchObject({ trackingNumber: testTrackingNumber('RMA-1001'), trackingUrl: null, test: true });
+  });
+});

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { fallbackShippingCents } from '@/lib/pricing';
 import { isUsStateCode } from '@/lib/us-states';
-import type { Label, LabelRequest, RatesRequest, ShippingPort, ShippingRate } from './shipping.port';
-import { testLabelPdf, testTrackingNumber } from './test-label.server';
+import type { Label, LabelRequest, RatesRequest, ReturnLabelRequest, ShippingPort, ShippingRate } from './shipping.port';
 
 // The embedded shipping default: no carrier, no keys. Standard Shipping is the spec's fallback rule, so
 // a shop without Shippo charges exactly what the shop with Shippo falls back to. Express is the shop's own choice,
@@ -64,11 +63,37 @@ export function createRateTableShipping(): ShippingPort {
       // Table rates never expire, so re-quoting by service always finds the rate the shopper chose.
       const rate = quote(request).find((r) => r.provider === request.rate.provider && r.service === request.rate.service);
       if (!rate) throw new Error(`No '${request.rate.service}' rate from ${request.rate.provider} in the shop's rate table`);
+      // The label's drawing code (a PDF and a barcode library) is loaded with the first label, not with the server.
+      const { testLabelPdf, testTrackingNumber } = await import('./test-label.server');
       const trackingNumber = testTrackingNumber(request.orderNumber);
       const bytes = await testLabelPdf({ ...request, trackingNumber, service: rate.service });
       return {
         trackingNumber,
         // A test tracking number exists at no carrier: no tracking page is better than one that says "not found".
+        trackingUrl: null,
+        file: { kind: 'pdf', bytes },
+        rateId: rate.id,
+        amountCents: rate.amountCents,
+        test: true,
+      };
+    },
+    async buyReturnLabel(request: ReturnLabelRequest): Promise<Label> {
+      // From the customer back to the shop, at the table's standard rate for that parcel.
+      const [rate] = quote({ from: request.customer, to: request.shop, parcel: request.parcel });
+      if (!rate) throw new Error('The rate table has no rate for this return');
+      const { testLabelPdf, testTrackingNumber } = await import('./test-label.server');
+      const trackingNumber = testTrackingNumber(request.returnNumber);
+      const bytes = await testLabelPdf({
+        orderNumber: request.returnNumber,
+        returnLabel: true,
+        trackingNumber,
+        from: request.customer,
+        to: request.shop,
+        parcel: request.parcel,
+        service: `Return · ${rate.service}`,
+      });
+      return {
+        trackingNumber,
         trackingUrl: null,
         file: { kind: 'pdf', bytes },
         rateId: rate.id,

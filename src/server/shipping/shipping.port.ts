@@ -103,6 +103,30 @@ export interface LabelRequest extends RatesRequest {
   rate: Pick<ShippingRate, 'id' | 'provider' | 'service' | 'amountCents'>;
   /** The shop's order number, printed on the label and sent to the carrier as a reference. */
   orderNumber: string;
+  /**
+   * Set when `to` is not the address `rate` was quoted for (the shop changed it after the checkout): a key of the new
+   * address. The adapter must quote `to` afresh and buy the same provider and service, never `rate` itself, and tell
+   * this label apart from one bought for an earlier address.
+   */
+  addressKey?: string;
+}
+
+/** A return label: the parcel comes back from where the order went, to the shop. */
+export interface ReturnLabelRequest {
+  /** Where the order was shipped: the parcel comes back from there. */
+  customer: Address;
+  /** Where it comes back to (WAREHOUSE). */
+  shop: Address;
+  parcel: Parcel;
+  /** The return number, printed on the label and sent to the carrier as its reference ('RMA-1001'). */
+  returnNumber: string;
+  /**
+   * The return's own id: what its purchase is found again by. A number is given out again by another database on the
+   * same carrier account (a restored backup, a staging shop), and that label bears another customer's address.
+   */
+  returnId: string;
+  /** The carrier and service the order went out with: a carrier's return label comes from the same carrier. */
+  outbound: Pick<ShippingRate, 'provider' | 'service'>;
 }
 
 /**
@@ -136,6 +160,11 @@ export interface ShippingPort {
    * purchase can be lost in transit (Shippo) also finds a label an earlier attempt bought for the order number.
    */
   buyLabel(request: LabelRequest): Promise<Label>;
+  /**
+   * Buys the return label of an approved return, once per return number, as buyLabel buys an order's: the caller (the
+   * outbox) records it; an adapter whose purchase can be lost in transit finds the one an earlier attempt bought.
+   */
+  buyReturnLabel(request: ReturnLabelRequest): Promise<Label>;
 }
 
 /** The ship-from address: the shop's warehouse in Georgia (product spec), with the contact page's e-mail and phone. */

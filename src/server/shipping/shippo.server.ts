@@ -8,7 +8,16 @@ import {
   SDKValidationError,
   ShippoError,
 } from 'shippo/models/errors';
-import type { Address, Label, LabelRequest, Parcel, RatesRequest, ShippingPort, ShippingRate } from './shipping.port';
+import type {
+  Address,
+  Label,
+  LabelRequest,
+  Parcel,
+  RatesRequest,
+  ReturnLabelRequest,
+  ShippingPort,
+  ShippingRate,
+} from './shipping.port';
 
 // The production shipping adapter on Shippo's official SDK (v2, camelCase). Shippo's shapes stay in this file.
 
@@ -135,17 +144,19 @@ export function createShippoShipping({ apiKey, serverURL, timeoutMs = TIMEOUT_MS
   });
   const testMode = apiKey.includes('shippo_test_');
 
-  async function rates({ from, to, parcel }: RatesRequest): Promise<ShippingRate[]> {
+  async function rates({ from, to, parcel }: RatesRequest, isReturn = false): Promise<ShippingRate[]> {
     let shipment: Awaited<ReturnType<typeof client.shipments.create>>;
     try {
       shipment = await client.shipments.create({
         addressFrom: shippoAddress(from),
         addressTo: shippoAddress(to),
         parcels: [shippoParcel(parcel)],
+        // A return: Shippo swaps the addresses itself (the outbound's sender and recipient are sent as they were).
+        ...(isReturn ? { extra: { isReturn: true } } : {}),
         async: false,
       });
     } catch (error) {
-      throw explain('rate request', error);
+      throw explain(isReturn ? 'return rate request' : 'rate request', error);
     }
     if (shipment.status === 'ERROR') {
       throw new Error(`Shippo could not rate this parcel: ${messageTexts(shipment.messages) || 'no details'}`);
@@ -160,14 +171,19 @@ export function createShippoShipping({ apiKey, serverURL, timeoutMs = TIMEOUT_MS
     );
   }
 
-  const reference = (orderNumber: string) => `Order ${orderNumber}`.slice(0, 100);
+  /** What a label is bought with, and found again by: the order, and the address's key when it was changed. */
+  const reference = ({ orderNumber, addressKey }: Pick<LabelRequest, 'orderNumber' | 'addressKey'>) =>
+    `Order ${orderNumber}${addressKey ? ` to address ${addressKey}` : ''}`.slice(0, 100);
+  /** What a return label is bought with, and found again by: the return number and the return's own id. */
+  const returnReference = ({ returnNumber, returnId }: Pick<ReturnLabelRequest, 'returnNumber' | 'returnId'>) =>
+    `Return ${returnNumber} ${returnId}`.slice(0, 100);
 
-  async function buy(rateId: string, orderNumber: string): Promise<Transaction> {
+  async function buy(rateId: string, metadata: string): Promise<Transaction> {
     const transaction = await client.transactions.create({
       rate: rateId,
       labelFileType: 'PDF_4x6',
       async: false,
-      metadata: reference(orderNumber),
+      metadata,
     });
     if (transaction.status !== 'SUCCESS') {
       throw new LabelRefused(messageTexts(transaction.messages) || `transaction ${transaction.status ?? 'without status'}`);
@@ -194,33 +210,38 @@ export function createShippoShipping({ apiKey, serverURL, timeoutMs = TIMEOUT_MS
    * lists newest first, and the outbox retries within the hour, so the last 100 labels are enough to look through.
    * When the list itself fails, nothing is bought: the caller retries later.
    */
-  async function boughtBefore(orderNumber: string): Promise<Transaction | null> {
+  async function boughtBefore(metadata: string): Promise<Transaction | null> {
     let page: Awaited<ReturnType<typeof client.transactions.list>>;
     try {
       page = await client.transactions.list({ objectStatus: 'SUCCESS', results: 100 });
     } catch (error) {
       throw explain('label lookup', error);
     }
-    return (page.results ?? []).find((t) => t.metadata === reference(orderNumber)) ?? null;
+    return (page.results ?? []).find((t) => t.metadata === metadata) ?? null;
   }
 
   return {
     name: testMode ? 'Shippo (test token)' : 'Shippo',
     rates,
     async buyLabel(request: LabelRequest): Promise<Label> {
-      const earlier = await boughtBefore(request.orderNumber);
+      const earlier = await boughtBefore(reference(request));
       if (earlier) {
         const rateId = typeof earlier.rate === 'string' ? earlier.rate : (earlier.rate?.objectId ?? request.rate.id);
         // Bought for the chosen rate, or (rarely) for a re-quote of it whose price this list does not carry.
         return toLabel(earlier, { id: rateId, amountCents: request.rate.amountCents });
       }
       let firstFailure: unknown;
-      try {
-        return toLabel(await buy(request.rate.id, request.orderNumber), request.rate);
-      } catch (error) {
-        // A timeout or a 5xx may have bought the label after all: buying again could pay twice. Let the caller retry later.
-        if (!(error instanceof LabelRefused) && !definitelyNotBought(error)) throw explain('label purchase', error);
-        firstFailure = error;
+      if (request.addressKey) {
+        // The chosen rate belongs to a shipment to the old address: buying it would print that address.
+        firstFailure = new LabelRefused('the address changed since the rate was quoted');
+      } else {
+        try {
+          return toLabel(await buy(request.rate.id, reference(request)), request.rate);
+        } catch (error) {
+          // A timeout or a 5xx may have bought the label after all: buying again could pay twice. Let the caller retry later.
+          if (!(error instanceof LabelRefused) && !definitelyNotBought(error)) throw explain('label purchase', error);
+          firstFailure = error;
+        }
       }
       // Shippo refused the rate (most often: it expired, as rate ids do after some days). Quote the same parcel again
       // and buy the same provider and service, whatever it costs now: the shopper has paid, the parcel must ship.
@@ -234,11 +255,36 @@ export function createShippoShipping({ apiKey, serverURL, timeoutMs = TIMEOUT_MS
         );
       }
       try {
-        return toLabel(await buy(fresh.id, request.orderNumber), fresh);
+        return toLabel(await buy(fresh.id, reference(request)), fresh);
       } catch (error) {
         throw error instanceof LabelRefused
           ? new Error(`Shippo refused the label for order ${request.orderNumber}: ${error.message}`)
           : explain('label purchase', error);
+      }
+    },
+    /**
+     * A scan-based return label (Shippo charges it only once it is used), from the outbound's carrier as Shippo
+     * requires: its service when offered, else its cheapest. Found again by its reference when an earlier purchase's
+     * answer was lost.
+     */
+    async buyReturnLabel(request: ReturnLabelRequest): Promise<Label> {
+      const metadata = returnReference(request);
+      const earlier = await boughtBefore(metadata);
+      if (earlier) {
+        const rateId = typeof earlier.rate === 'string' ? earlier.rate : (earlier.rate?.objectId ?? '');
+        return toLabel(earlier, { id: rateId, amountCents: 0 });
+      }
+      const offered = (await rates({ from: request.shop, to: request.customer, parcel: request.parcel }, true)).filter(
+        (r) => r.provider === request.outbound.provider,
+      );
+      const rate = offered.find((r) => r.service === request.outbound.service) ?? offered[0];
+      if (!rate) throw new Error(`Shippo offers no ${request.outbound.provider} return label for this parcel`);
+      try {
+        return toLabel(await buy(rate.id, metadata), rate);
+      } catch (error) {
+        throw error instanceof LabelRefused
+          ? new Error(`Shippo refused the return label ${request.returnNumber}: ${error.message}`)
+          : explain('return label purchase', error);
       }
     },
   };

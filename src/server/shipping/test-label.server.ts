@@ -23,7 +23,10 @@ export function testTrackingNumber(orderNumber: string): string {
 }
 
 export interface TestLabelInput {
+  /** The order number, or for a return label the return number ('RMA-1001'). */
   orderNumber: string;
+  /** A return label: the parcel goes from the customer back to the shop, and the label says RETURN. */
+  returnLabel?: boolean;
   trackingNumber: string;
   from: Address;
   to: Address;
@@ -35,7 +38,8 @@ export interface TestLabelInput {
 /** Draws the test label: banner, ship-from, ship-to, service and parcel, order number, Code 128 barcode of the tracking number. */
 export async function testLabelPdf(input: TestLabelInput): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
-  pdf.setTitle(`TEST LABEL ${input.orderNumber}`);
+  const what = input.returnLabel ? 'TEST RETURN LABEL' : 'TEST LABEL';
+  pdf.setTitle(`${what} ${input.orderNumber}`);
   pdf.setSubject('Test shipping label: not valid postage');
   pdf.setCreator('Aurelia shop (embedded shipping rate table)');
   const page = pdf.addPage([LABEL_SIZE.width, LABEL_SIZE.height]);
@@ -63,7 +67,7 @@ export async function testLabelPdf(input: TestLabelInput): Promise<Uint8Array> {
   // Banner.
   let y = LABEL_SIZE.height - MARGIN;
   page.drawRectangle({ x: MARGIN, y: y - 30, width: INNER_WIDTH, height: 30, color: BLACK });
-  line(page, bold, 'TEST LABEL - NOT VALID POSTAGE', { x: MARGIN + 8, y: y - 21, size: 14, color: WHITE });
+  line(page, bold, `${what} - NOT VALID POSTAGE`, { x: MARGIN + 8, y: y - 21, size: 14, color: WHITE });
   y -= 46;
 
   // Ship-from, small, as carriers print it.
@@ -93,7 +97,7 @@ export async function testLabelPdf(input: TestLabelInput): Promise<Uint8Array> {
   y -= 14;
   line(page, regular, `${weightLb} lb  ·  ${length} × ${width} × ${height} in`, { x: MARGIN, y, size: 9 });
   y -= 14;
-  line(page, regular, `Order ${input.orderNumber}`, { x: MARGIN, y, size: 9 });
+  line(page, regular, `${input.returnLabel ? 'Return' : 'Order'} ${input.orderNumber}`, { x: MARGIN, y, size: 9 });
   y -= 10;
   rule(page, y);
 

@@ -1,10 +1,11 @@
-import { type ReactNode, type SubmitEvent, useEffect, useId, useRef, useState } from 'react';
-import { formatPrice } from '@/features/catalog/catalog';
+import { type SubmitEvent, useId, useState } from 'react';
+import { formatPrice } from '@/features/catalogue/catalogue';
 import { STATUS_LABELS, type StatusKey } from '@/features/orders/orders';
 import { notifyOnNextPage } from '@/features/toasts/next-page-toast';
 import { notify } from '@/features/toasts/toast.store';
 import { api } from '@/lib/api';
-import { dollarsToCents, NEXT_ACTION, type OrderActionAnswer } from './order-admin';
+import Confirm from '../Confirm';
+import { dollarsToCents, NEXT_ACTION, type OrderActionAnswer, restockOffered } from './order-admin';
 
 interface OrderActionsProps {
   orderId: string;
@@ -132,11 +133,14 @@ export default function OrderActions(props: OrderActionsProps) {
         (props.stock.returned ? (
           <p className="admin-note">{props.stock.items}: back in stock.</p>
         ) : (
-          <div className="admin-action-row">
-            <button type="button" className="btn btn-outline" disabled={busy} onClick={() => ask({ kind: 'restock' })}>
-              Put the items back in stock
-            </button>
-          </div>
+          // Offered only once the order is cancelled or refunded: on a live order it sat beside Mark shipped.
+          restockOffered(status, refunded) && (
+            <div className="admin-action-row">
+              <button type="button" className="btn btn-outline" disabled={busy} onClick={() => ask({ kind: 'restock' })}>
+                Put the items back in stock
+              </button>
+            </div>
+          )
         ))}
       {left > 0 ? (
         <form className="admin-refund" onSubmit={askRefund} noValidate>
@@ -227,40 +231,5 @@ export default function OrderActions(props: OrderActionsProps) {
         </Confirm>
       )}
     </div>
-  );
-}
-
-/** A modal confirmation (native <dialog>: the page behind is inert, Escape keeps things as they are). */
-function Confirm(props: {
-  title: string;
-  confirmLabel: string;
-  keepLabel: string;
-  onConfirm: () => void;
-  onKeep: () => void;
-  children: ReactNode;
-}) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const keep = useRef<HTMLButtonElement>(null);
-  const titleId = useId();
-  useEffect(() => {
-    const d = dialog.current;
-    if (d && !d.open) d.showModal();
-    // The safe choice has the focus: Enter on an unread dialog keeps things as they are.
-    keep.current?.focus();
-    return () => d?.close();
-  }, []);
-  return (
-    <dialog ref={dialog} className="admin-confirm" aria-labelledby={titleId} onClose={props.onKeep}>
-      <h2 id={titleId}>{props.title}</h2>
-      {props.children}
-      <div className="admin-action-row">
-        <button type="button" className="btn" onClick={props.onConfirm}>
-          {props.confirmLabel}
-        </button>
-        <button ref={keep} type="button" className="btn btn-outline" onClick={props.onKeep}>
-          {props.keepLabel}
-        </button>
-      </div>
-    </dialog>
   );
 }

@@ -6,13 +6,15 @@ import {
   type OrderJob,
   refundKey,
   refundMailKey,
+  restockOffered,
   retryable,
   type SettableStatus,
   shippedMailKey,
   transitionProblem,
 } from '@/features/admin/orders/order-admin';
-import { formatPrice } from '@/features/catalog/catalog';
+import { formatPrice } from '@/features/catalogue/catalogue';
 import { orderNumber, STATUS_LABELS, type StatusKey, statusOf } from '@/features/orders/orders';
+import type { PricedLineRefund, RefundLine } from '@/features/orders/refund-lines';
 import { refundCounts, refundCountsSql, refundedCentsSql } from '@/features/orders/refunds.server';
 import { describeItems, restockOrder } from '@/features/stock/stock.server';
 import type { Sql } from '@/server/db/database.server';
@@ -22,6 +24,7 @@ import { queueJob } from '@/server/outbox/jobs.server';
 import { PaymentsError, type PaymentsPort, type Refund } from '@/server/payments/payments.port';
 import { type AdminCaller, recordAction } from '../admin.server';
 import { JOB_COLUMNS, type JobRow, toOrderJob } from './order-queries.server';
+import { lineRefundFor } from './refund-lines.server';
 
 const log = logger('admin');
 
@@ -30,7 +33,7 @@ const log = logger('admin');
 // only when something changed, so a double click records one action.
 
 /** What an action refers to in the activity log: the number the shop and the shopper use, and the order's id. */
-const target = (orderId: string) => `${orderNumber(orderId)} (order ${orderId})`;
+export const target = (orderId: string) => `${orderNumber(orderId)} (order ${orderId})`;
 const label = (status: string | null) => STATUS_LABELS[statusOf(status)];
 
 export type OrderActionResult =
@@ -89,7 +92,7 @@ async function queueShippedMail(tx: Sql, orderId: string): Promise<void> {
 }
 
 /** The order page's token the confirmation e-mail's job carries, for the shopper's later e-mails to link with. */
-async function customerToken(tx: Sql, orderId: string): Promise<{ accessToken?: string }> {
+export async function customerToken(tx: Sql, orderId: string): Promise<{ accessToken?: string }> {
   const [confirmation] = await tx.query<{ token: string | null }>(
     `select payload ->> 'accessToken' as token from public.outbox where dedupe_key = $1`,
     [`mail:customer:${orderId}`],
@@ -155,7 +158,7 @@ export async function changeOrderStatus(
 }
 
 /** A processor's refusal or silence, in words for the admin (its own message, which names the problem). */
-function processorProblem(error: unknown): OrderActionResult {
+export function processorProblem(error: unknown): OrderActionResult {
   if (error instanceof PaymentsError) {
     return { ok: false, status: 409, code: error.code, message: `The payment processor refused the refund: ${error.message}` };
   }
@@ -164,11 +167,18 @@ function processorProblem(error: unknown): OrderActionResult {
 }
 
 /** Records a refund the processor made, once (keyed by its id). Returns whether this call recorded it. */
-async function recordRefund(tx: Sql, me: AdminCaller, orderId: string, refund: Refund): Promise<boolean> {
+export async function recordRefund(
+  tx: Sql,
+  me: AdminCaller,
+  orderId: string,
+  refund: Refund,
+  items: PricedLineRefund['items'] | null = null,
+): Promise<boolean> {
   const [row] = await tx.query(
-    `insert into public.order_refunds (refund_id, order_id, amount_cents, status, admin_id) values ($1, $2, $3, $4, $5)
+    `insert into public.order_refunds (refund_id, order_id, amount_cents, status, admin_id, items)
+     values ($1, $2, $3, $4, $5, $6::text::jsonb)
      on conflict (refund_id) do nothing returning refund_id`,
-    [refund.id, orderId, refund.amountCents, refund.status, me.admin.id],
+    [refund.id, orderId, refund.amountCents, refund.status, me.admin.id, items && JSON.stringify(items)],
   );
   return Boolean(row);
 }
@@ -177,8 +187,15 @@ async function recordRefund(tx: Sql, me: AdminCaller, orderId: string, refund: R
  * Records a refund the processor answered, once, with its admin action (what was refunded before and after, and the
  * refund's status: a failed one changes nothing). Returns whether this call recorded it.
  */
-async function recordRefundAction(tx: Sql, me: AdminCaller, orderId: string, refund: Refund, refundedBefore: number) {
-  if (!(await recordRefund(tx, me, orderId, refund))) return false;
+async function recordRefundAction(
+  tx: Sql,
+  me: AdminCaller,
+  orderId: string,
+  refund: Refund,
+  refundedBefore: number,
+  items: PricedLineRefund['items'] | null = null,
+) {
+  if (!(await recordRefund(tx, me, orderId, refund, items))) return false;
   if (refundCounts(refund.status)) await queueChangeMail(tx, orderId, { refundId: refund.id });
   await recordAction(tx, me.admin, {
     action: 'order.refund',
@@ -213,21 +230,31 @@ const restockedNote = (back: readonly { quantity: number; label: string }[]) =>
   back.length > 0 ? ` ${describeItems(back)} back in stock.` : '';
 
 /**
- * Refunds an order through the payments port: all that is left, or `amountCents` of it. The idempotency key is the
- * order, what had been refunded and the amount asked (refundKey), so a double click or a retry after a lost answer gets
- * the processor's same refund back, which is recorded once (with one admin action). When nothing is left, nothing
- * is asked and nothing changes. When the processor refuses, nothing changes and its message is the answer.
+ * Refunds an order through the payments port: all that is left, `amountCents` of it, or what was paid for some of its
+ * `lines` (their price less their share of the discount, with the tax on that: lineRefundFor). The idempotency key is
+ * the order, what had been refunded and the amount asked (refundKey, and the lines), so a double click or a retry
+ * after a lost answer gets the processor's same refund back, which is recorded once (with one admin action). When
+ * nothing is left, nothing is asked and nothing changes. When the processor refuses, nothing changes and its message
+ * is the answer.
  */
 export async function refundOrder(
   me: AdminCaller,
   payments: PaymentsPort,
   orderId: string,
-  { amountCents, restock: putBack = false }: { amountCents?: number | undefined; restock?: boolean } = {},
+  {
+    amountCents: asked,
+    lines,
+    restock: putBack = false,
+  }: { amountCents?: number | undefined; lines?: readonly RefundLine[] | undefined; restock?: boolean } = {},
 ): Promise<OrderActionResult> {
   const before = await me.run((tx) => orderMoney(tx, orderId));
   if (!before) return NO_SUCH_ORDER;
   const left = before.totalCents - before.refundedCents;
   if (left <= 0) return answer(false, before, 'This order has been refunded in full.');
+  const priced = lines ? await me.run((tx) => lineRefundFor(tx, orderId, lines)) : null;
+  if (priced && 'problem' in priced) return { ok: false, status: 400, code: 'invalid_lines', message: priced.problem };
+  const amountCents = priced ? priced.amountCents : asked;
+  const linesKey = priced ? `:lines-${priced.items.map((i) => `${i.itemId}x${i.quantity}`).join('-')}` : '';
   if (amountCents !== undefined && amountCents > left) {
     return {
       ok: false,
@@ -241,13 +268,13 @@ export async function refundOrder(
     refund = await payments.refund({
       intentId: before.paymentIntentId,
       ...(amountCents === undefined ? {} : { amountCents }),
-      idempotencyKey: refundKey(orderId, { ...before, amountCents }),
+      idempotencyKey: `${refundKey(orderId, { ...before, amountCents })}${linesKey}`,
     });
   } catch (error) {
     return processorProblem(error);
   }
   const { recorded, back } = await me.run(async (tx) => {
-    const recorded = await recordRefundAction(tx, me, orderId, refund, before.refundedCents);
+    const recorded = await recordRefundAction(tx, me, orderId, refund, before.refundedCents, priced?.items ?? null);
     // The owner chose to put the items back: with the refund that counts, once (a repeated click puts back nothing).
     const back = recorded && putBack && refundCounts(refund.status) ? await restock(tx, me, orderId) : [];
     return { recorded, back };
@@ -264,15 +291,27 @@ export async function refundOrder(
 
 /**
  * Puts back what the order took from the counts, once, on its own (the owner did not tick it with the refund or the
- * cancellation, or the items came back later); recorded as an admin action. A second click puts back nothing.
+ * cancellation, or the items came back later); recorded as an admin action. A second click puts back nothing. Only
+ * once the order is cancelled or (partly) refunded: a live order's items are in its box, so putting them back would
+ * sell them twice (409, and the admin page does not offer it then).
  */
 export async function restockOrderAction(me: AdminCaller, orderId: string): Promise<OrderActionResult> {
   const result = await me.run(async (tx) => {
     const money = await orderMoney(tx, orderId);
-    return money && { money, back: await restock(tx, me, orderId) };
+    if (!money) return null;
+    if (!restockOffered(statusOf(money.status), money.refundedCents)) return { money, back: null };
+    return { money, back: await restock(tx, me, orderId) };
   });
   if (!result) return NO_SUCH_ORDER;
   const { money, back } = result;
+  if (!back) {
+    return {
+      ok: false,
+      status: 409,
+      code: 'order_live',
+      message: `${orderNumber(orderId)} is ${label(money.status)}: put its items back in stock after it is cancelled or refunded.`,
+    };
+  }
   return answer(
     back.length > 0,
     money,
@@ -281,7 +320,7 @@ export async function restockOrderAction(me: AdminCaller, orderId: string): Prom
 }
 
 /** Counts and logs a refund the processor answered, once, when it was recorded. */
-function refunded(kind: 'refund' | 'cancel', orderId: string, refund: Refund): void {
+export function refunded(kind: 'refund' | 'cancel' | 'return', orderId: string, refund: Refund): void {
   const made = refundCounts(refund.status);
   if (made) refunds.inc({ kind });
   const line = { orderId, refundId: refund.id, amountCents: refund.amountCents, refundStatus: refund.status, kind };

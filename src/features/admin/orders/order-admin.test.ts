@@ -8,6 +8,7 @@ import {
   orderSearch,
   queryParams,
   refundKey,
+  restockOffered,
   storedSpellings,
   transitionProblem,
 } from './order-admin';
@@ -94,5 +95,12 @@ describe('refund amounts typed in dollars', () => {
     expect(dollarsToCents('$1,012.05')).toBe(101_205);
     expect(dollarsToCents('0.01')).toBe(1);
     for (const bad of ['', '0', '0.00', '-5', '1.234', 'ten', '1e3', '12.']) expect(dollarsToCents(bad), bad).toBeNull();
+  });
+});
+
+describe('putting an order’s items back in stock on its own', () => {
+  it('is offered once the order is cancelled or something was refunded, never on a live order with no refund', () => {
+    expect(STATUSES.filter((s) => restockOffered(s, 0))).toEqual(['cancelled']);
+    expect(STATUSES.filter((s) => restockOffered(s, 100))).toEqual(STATUSES);
   });
 });

@@ -37,6 +37,12 @@ export const NEXT_ACTION: Partial<Record<StatusKey, { to: SettableStatus; label:
   shipped: { to: 'delivered', label: 'Mark delivered' },
 };
 
+/**
+ * Whether the admin may put an order's items back in stock on their own: once it is cancelled or something was
+ * refunded (the items came back). A live order's items are in its box: putting them back would sell them twice.
+ */
+export const restockOffered = (status: StatusKey, refundedCents: number) => status === 'cancelled' || refundedCents > 0;
+
 /** Every stored spelling of a status (the spec's mapping, read backwards), for filtering the list in SQL. */
 export function storedSpellings(status: StatusKey): string[] {
   return ['processing', 'pending', 'shipped', 'shipping', 'delivered', 'completed', 'cancelled', 'canceled'].filter(

@@ -7,6 +7,7 @@ import {
   orderSearch,
   storedSpellings,
 } from '@/features/admin/orders/order-admin';
+import { type OrderDiscount, recordedDiscount } from '@/features/orders/discount-lines';
 import { shippingService, shipTo } from '@/features/orders/order-page.server';
 import { orderNumber, type ShipTo, type StatusKey, statusOf, variantLabel, webLink } from '@/features/orders/orders';
 import { refundCounts, refundedCentsSql } from '@/features/orders/refunds.server';
@@ -131,6 +132,8 @@ export interface AdminOrderDetail {
   /** YYYY-MM-DD, or null. */
   estimatedDelivery: string | null;
   subtotalCents: number;
+  /** The code and the automatic offer, as recorded. */
+  discount: OrderDiscount;
   shippingCents: number;
   taxCents: number;
   totalCents: number;
@@ -159,6 +162,10 @@ export async function orderForAdmin(tx: Sql, orderId: string): Promise<AdminOrde
     shipping_method: string | Record<string, unknown>;
     estimated_delivery: string | null;
     subtotal_cents: number;
+    discount_code: string | null;
+    discount_cents: number;
+    offer_cents: number;
+    shipping_discount_cents: number;
     shipping_cents: number;
     tax_cents: number;
     total_cents: number;
@@ -181,7 +188,8 @@ export async function orderForAdmin(tx: Sql, orderId: string): Promise<AdminOrde
   }>(
     `select o.id, o.created_at, o.status, o.customer_name, o.customer_email, o.user_id, o.shipping_address,
             o.shipping_method, o.estimated_delivery::text as estimated_delivery, o.subtotal_cents, o.shipping_cents,
-            o.tax_cents, o.total_cents, o.payment_intent_id, o.tracking_number, o.tracking_url, o.label_url,
+            o.discount_code, o.discount_cents, o.offer_cents, o.shipping_discount_cents, o.tax_cents, o.total_cents,
+            o.payment_intent_id, o.tracking_number, o.tracking_url, o.label_url,
             exists (select 1 from public.order_labels l where l.order_id = o.id) as has_pdf,
             coalesce((select json_agg(json_build_object('product_name', i.product_name, 'product_sku', i.product_sku,
                         'quantity', i.quantity, 'price_cents', i.price_cents, 'selected_color', i.selected_color,
@@ -209,6 +217,7 @@ export async function orderForAdmin(tx: Sql, orderId: string): Promise<AdminOrde
     service: shippingService(row.shipping_method),
     estimatedDelivery: row.estimated_delivery,
     subtotalCents: row.subtotal_cents,
+    discount: recordedDiscount(row),
     shippingCents: row.shipping_cents,
     taxCents: row.tax_cents,
     totalCents: row.total_cents,

@@ -1,5 +1,6 @@
 import { z } from 'astro/zod';
 import { SETTABLE_STATUSES } from '@/features/admin/orders/order-admin';
+import type { CatalogueIndex } from '@/features/catalogue/catalogue';
 import { orderNumber, STATUS_LABELS, type StatusKey } from '@/features/orders/orders';
 import type { CookieJar } from '@/server/auth/auth.port';
 import type { CallerDeps } from '@/server/caller.server';
@@ -30,6 +31,8 @@ export interface AdminOrderDeps extends CallerDeps {
   nudgeOutbox: () => void;
   /** The shop's time zone (SHOP_TIME_ZONE): the day a packing slip says an order was placed. */
   timeZone: string;
+  /** The catalogue a packing slip names items from (the SKU, the colour as the shop shows it). */
+  catalogue: () => Promise<CatalogueIndex>;
 }
 
 const orderId = z.uuid();
@@ -73,25 +76,50 @@ export async function adminOrderStatus(deps: AdminOrderDeps, request: Request, j
 /** Whether to put what the order took from the counts back in stock (the owner ticks it). */
 const restockFlag = z.boolean({ error: 'restock must be true or false.' }).optional();
 
-export const refundBody = z.object(
-  {
-    amountCents: z
-      .number({ error: 'amountCents must be a whole number of cents.' })
-      .int({ error: 'amountCents must be a whole number of cents.' })
-      .positive({ error: 'A refund must be at least 1 cent.' })
-      .max(100_000_000, { error: 'amountCents is larger than any order.' })
-      .optional(),
-    restock: restockFlag,
-  },
-  { error: 'Send {} to refund all that is left, or {"amountCents": <cents>}; add "restock": true to put the items back.' },
-);
+export const refundBody = z
+  .object(
+    {
+      amountCents: z
+        .number({ error: 'amountCents must be a whole number of cents.' })
+        .int({ error: 'amountCents must be a whole number of cents.' })
+        .positive({ error: 'A refund must be at least 1 cent.' })
+        .max(100_000_000, { error: 'amountCents is larger than any order.' })
+        .optional(),
+      /** Units of some lines: what was paid for them (net of their discount share, with tax) is refunded. */
+      lines: z
+        .array(
+          z.object({
+            itemId: z
+              .union([z.string().regex(/^\d{1,18}$/), z.number().int().positive()], { error: 'itemId is a line of the order.' })
+              .transform(String),
+            quantity: z.number({ error: 'quantity must be a whole number.' }).int().min(1).max(1000),
+          }),
+        )
+        .min(1, { error: 'Name at least one line to refund.' })
+        .max(100)
+        .optional(),
+      restock: restockFlag,
+    },
+    {
+      error:
+        'Send {} to refund all that is left, {"amountCents": <cents>}, or {"lines": [{"itemId", "quantity"}]}; add "restock": true to put the items back.',
+    },
+  )
+  .refine((b) => b.amountCents === undefined || b.lines === undefined, {
+    error: 'Send either amountCents or lines, not both.',
+  })
+  // Putting back stock is for the whole order (what it took from the counts), not for some of its lines.
+  .refine((b) => !(b.lines && b.restock), { error: 'restock puts back the whole order: refund lines without it.' });
 
 export const cancelBody = z.object(
   { restock: restockFlag },
   { error: 'Send {}, or {"restock": true} to put the items back in stock.' },
 );
 
-/** POST /api/admin/orders/{id}/refund {amountCents?}: all that is left, or that much; 200, 400, 404, 409, 502. */
+/**
+ * POST /api/admin/orders/{id}/refund {amountCents?, lines?}: all that is left, that much, or what was paid for those
+ * lines; 200, 400, 404, 409, 502.
+ */
 export async function adminOrderRefund(deps: AdminOrderDeps, request: Request, jar: CookieJar, id: string | undefined) {
   const me = await requireAdminOf(deps, jar);
   if (me instanceof Response) return me;
@@ -102,6 +130,7 @@ export async function adminOrderRefund(deps: AdminOrderDeps, request: Request, j
   return respond(
     await refundOrder(me, deps.payments, order.data, {
       amountCents: body.data.amountCents,
+      lines: body.data.lines,
       restock: body.data.restock ?? false,
     }),
   );
@@ -195,7 +224,8 @@ export async function adminPackingSlips(deps: AdminOrderDeps, jar: CookieJar, re
     const message = issue?.path.length ? 'Each id must be an order id.' : (issue?.message ?? 'Tick the orders to print.');
     return problem(400, 'invalid_request', message);
   }
-  const orders = await me.run((tx) => slipOrders(tx, ids.data, deps.timeZone));
+  const catalogue = await deps.catalogue();
+  const orders = await me.run((tx) => slipOrders(tx, ids.data, deps.timeZone, catalogue));
   const missing = ids.data.filter((id) => !orders.some((o) => o.id === id));
   if (missing.length > 0) return problem(404, 'not_found', `No such order: ${missing.join(', ')}.`);
   const pdf = await packingSlipsPdf(orders);

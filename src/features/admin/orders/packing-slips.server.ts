@@ -1,4 +1,5 @@
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
+import type { CatalogueIndex } from '@/features/catalogue/catalogue';
 import { shippingService, shipTo } from '@/features/orders/order-page.server';
 import { orderNumber, type ShipTo, shipToLines, variantLabel } from '@/features/orders/orders';
 import { CONTACT } from '@/lib/contact';
@@ -6,8 +7,9 @@ import { jsonColumn, type Sql } from '@/server/db/database.server';
 import { fitted } from '@/server/pdf.server';
 
 // Packing slips: what goes in the box with an order, printed from the admin (one order's page, or the orders ticked in
-// the list). A US Letter page per order: the order's number and day, where it ships, every item with its colour, size
-// and quantity (no prices: a slip travels with gifts too), and a thank-you note.
+// the list). A US Letter page per order: the order's number and day, where it ships, every item with its SKU, its
+// colour as the shop shows it ('Powder Blue', never the key 'powder-blue'), size and quantity (no prices: a slip
+// travels with gifts too), and a thank-you note.
 
 /** The most orders one PDF holds: four pages of the order list. */
 export const MAX_SLIPS = 100;
@@ -18,21 +20,26 @@ export interface SlipOrder {
   placedOn: string;
   address: ShipTo;
   service: string;
-  items: { name: string; variant: string | null; quantity: number }[];
+  items: { name: string; sku: string | null; variant: string | null; quantity: number }[];
 }
 
-/** The orders among `ids` that exist, in the order asked for (each once). */
-export async function slipOrders(tx: Sql, ids: readonly string[], timeZone: string): Promise<SlipOrder[]> {
+/** The orders among `ids` that exist, in the order asked for (each once), their items named from `catalogue`. */
+export async function slipOrders(
+  tx: Sql,
+  ids: readonly string[],
+  timeZone: string,
+  catalogue: CatalogueIndex,
+): Promise<SlipOrder[]> {
   const rows = await tx.query<{
     id: string;
     placed_on: string;
     shipping_address: string | Record<string, string>;
     shipping_method: string | Record<string, unknown>;
-    items: string | { name: string; color: string | null; size: string | null; quantity: number }[];
+    items: string | { productId: number; name: string; color: string | null; size: string | null; quantity: number }[];
   }>(
     `select o.id::text, to_char(o.created_at at time zone $2::text, 'Mon FMDD, YYYY') as placed_on,
             o.shipping_address, o.shipping_method,
-            coalesce((select json_agg(json_build_object('name', i.product_name, 'color', i.selected_color,
+            coalesce((select json_agg(json_build_object('productId', i.product_id, 'name', i.product_name, 'color', i.selected_color,
                         'size', i.selected_size, 'quantity', i.quantity) order by i.id)
                       from public.order_items i where i.order_id = o.id), '[]'::json) as items
        from public.orders o where o.id = any($1::uuid[])`,
@@ -48,11 +55,16 @@ export async function slipOrders(tx: Sql, ids: readonly string[], timeZone: stri
         placedOn: row.placed_on,
         address: shipTo(row.shipping_address),
         service: shippingService(row.shipping_method),
-        items: jsonColumn(row.items).map((i) => ({
-          name: i.name,
-          variant: variantLabel(i.color, i.size),
-          quantity: i.quantity,
-        })),
+        items: jsonColumn(row.items).map((i) => {
+          // A product since taken out of the catalogue keeps the name and colour key the order recorded.
+          const product = catalogue.get(i.productId);
+          return {
+            name: i.name,
+            sku: product?.sku ?? null,
+            variant: variantLabel(i.color && (product?.colorNames[i.color] ?? i.color), i.size),
+            quantity: i.quantity,
+          };
+        }),
       },
     ];
   });
@@ -99,8 +111,10 @@ function slipPage(pdf: PDFDocument, fonts: Fonts, order: SlipOrder) {
   y -= 16;
 
   const qtyX = PAGE.width - MARGIN - 40;
+  const skuX = qtyX - 150;
   const table = (top: number) => {
     write(page, fonts.bold, 'ITEM', { x: MARGIN, y: top, size: 9 });
+    write(page, fonts.bold, 'SKU', { x: skuX, y: top, size: 9, width: 138 });
     write(page, fonts.bold, 'QTY', { x: qtyX, y: top, size: 9, width: 40 });
     page.drawLine({ start: { x: MARGIN, y: top - 6 }, end: { x: PAGE.width - MARGIN, y: top - 6 }, thickness: 1, color: LINE });
     return top - 24;
@@ -114,8 +128,9 @@ function slipPage(pdf: PDFDocument, fonts: Fonts, order: SlipOrder) {
       write(page, fonts.bold, `Order ${orderNumber(order.id)} (continued)`, { x: MARGIN, y, size: 12 });
       y = table(y - 30);
     }
-    write(page, fonts.regular, item.name, { x: MARGIN, y, size: 12, width: qtyX - MARGIN - 12 });
-    if (item.variant) note(page, fonts.regular, item.variant, y - 14, qtyX - MARGIN - 12);
+    write(page, fonts.regular, item.name, { x: MARGIN, y, size: 12, width: skuX - MARGIN - 12 });
+    if (item.variant) note(page, fonts.regular, item.variant, y - 14, skuX - MARGIN - 12);
+    if (item.sku) write(page, fonts.regular, `SKU ${item.sku}`, { x: skuX, y, size: 10, width: 138 });
     write(page, fonts.bold, String(item.quantity), { x: qtyX, y, size: 12, width: 40 });
     y -= item.variant ? 34 : 22;
   }

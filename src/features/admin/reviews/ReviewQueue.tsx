@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { starCount } from '@/features/catalog/rating';
+import { starCount } from '@/features/catalogue/rating';
 import { notify } from '@/features/toasts/toast.store';
 import { api } from '@/lib/api';
 import { adminTime } from '../admin';

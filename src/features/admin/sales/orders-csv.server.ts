@@ -18,6 +18,11 @@ export const ORDERS_EXPORT_BATCH = 500;
  * The CSV's columns: one row per order, so that every amount is written once and each column adds up to the range's
  * total (one row per item would repeat the order's shipping, tax and refunds on each). The items are in one cell.
  * Amounts are US dollars as plain decimals; `placed_at` is the shop's clock with its offset, `date` the shop's day.
+ * `subtotal` is the gross (the items at their prices); `discount` what the code and the automatic offer took off them
+ * (`discount_code` names the code, if any); `net_sales` the two's difference; `shipping_discount` the shipping a
+ * free-shipping code waived (not in `shipping`). So total = net_sales + shipping + tax, and net = total − refunded.
+ * `returns` lists the order's returns where they stand ('RMA-1001 refunded (2 units)'): a return's refund is in
+ * `refunded` like any other, and the order keeps its status.
  */
 export const ORDERS_CSV_HEADER = [
   'order',
@@ -31,11 +36,16 @@ export const ORDERS_CSV_HEADER = [
   'items',
   'units',
   'subtotal',
+  'discount_code',
+  'discount',
+  'net_sales',
   'shipping',
+  'shipping_discount',
   'tax',
   'total',
   'refunded',
   'net',
+  'returns',
 ] as const;
 
 interface ExportRow {
@@ -46,13 +56,25 @@ interface ExportRow {
   customer_email: string;
   guest: boolean;
   subtotal_cents: number;
+  discount_code: string | null;
+  discount_cents: number;
+  shipping_discount_cents: number;
   shipping_cents: number;
   tax_cents: number;
   total_cents: number;
   refunded_cents: number;
   items:
     | string
-    | { name: string; sku: string; color: string | null; size: string | null; quantity: number; price_cents: number }[];
+    | {
+        name: string;
+        sku: string;
+        color: string | null;
+        size: string | null;
+        quantity: number;
+        price_cents: number;
+        discount_cents: number;
+      }[];
+  returns: string | { number: number; status: string; units: number }[];
 }
 
 /** The instants an export's range of the shop's days covers (null: no bound). */
@@ -84,12 +106,16 @@ async function exportPage(tx: Sql, range: ExportRange, timeZone: string, limit: 
         order by o.created_at, o.seq
         limit $5)
      select o.id::text as id, ${isoText('o.created_at')} as at, o.status, o.customer_name, o.customer_email,
-            o.user_id is null as guest, o.subtotal_cents, o.shipping_cents, o.tax_cents, o.total_cents,
+            o.user_id is null as guest, o.subtotal_cents, o.discount_code, o.discount_cents, o.shipping_discount_cents,
+            o.shipping_cents, o.tax_cents, o.total_cents,
             ${refundedCentsSql('o.id')} as refunded_cents,
             coalesce((select json_agg(json_build_object('name', i.product_name, 'sku', i.product_sku,
                         'color', i.selected_color, 'size', i.selected_size, 'quantity', i.quantity,
-                        'price_cents', i.price_cents) order by i.id)
-                      from public.order_items i where i.order_id = o.id), '[]'::json) as items
+                        'price_cents', i.price_cents, 'discount_cents', i.discount_cents) order by i.id)
+                      from public.order_items i where i.order_id = o.id), '[]'::json) as items,
+            coalesce((select json_agg(json_build_object('number', x.number, 'status', x.status,
+                        'units', (select sum((e ->> 'quantity')::int) from jsonb_array_elements(x.items) e)) order by x.number)
+                      from public.order_returns x where x.order_id = o.id), '[]'::json) as returns
        from page o
       order by o.created_at, o.seq`,
     [start, end, after?.at ?? null, after?.id ?? null, limit],
@@ -112,16 +138,25 @@ export function orderCsvLine(row: ExportRow, timeZone: string): string {
     items
       .map((i) => {
         const variant = variantLabel(i.color, i.size);
-        return `${i.quantity} x ${i.name}${variant ? ` (${variant})` : ''} [${i.sku}] @ ${decimalAmount(i.price_cents)}`;
+        // A line's share of the discount, when it has one: what a refund of that line gives back depends on it.
+        const less = i.discount_cents > 0 ? ` less ${decimalAmount(i.discount_cents)}` : '';
+        return `${i.quantity} x ${i.name}${variant ? ` (${variant})` : ''} [${i.sku}] @ ${decimalAmount(i.price_cents)}${less}`;
       })
       .join('; '),
     String(items.reduce((n, i) => n + i.quantity, 0)),
     decimalAmount(row.subtotal_cents),
+    row.discount_code ?? '',
+    decimalAmount(row.discount_cents),
+    decimalAmount(row.subtotal_cents - row.discount_cents),
     decimalAmount(row.shipping_cents),
+    decimalAmount(row.shipping_discount_cents),
     decimalAmount(row.tax_cents),
     decimalAmount(row.total_cents),
     decimalAmount(row.refunded_cents),
     decimalAmount(row.total_cents - row.refunded_cents),
+    jsonColumn(row.returns)
+      .map((r) => `RMA-${r.number} ${r.status} (${r.units} ${r.units === 1 ? 'unit' : 'units'})`)
+      .join('; '),
   ]);
 }
 

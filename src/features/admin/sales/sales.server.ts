@@ -16,6 +16,9 @@ import { type Day, type SalesPeriod, type Span, salesPeriod, startOfDay } from '
 // - An order counts on the shop's day it was placed (SHOP_TIME_ZONE), in the period it was placed in.
 // - Revenue is what customers paid (the order total: items, shipping and sales tax) less what has been refunded of it
 //   (refunds pending or succeeded: refundCountsSql), whenever the refund was made.
+// - Gross sales are the items at their prices (the orders' subtotals); discounts what codes and the automatic offer
+//   took off them; net sales gross less discounts (before shipping, tax and refunds). Shipping a free-shipping code
+//   waived is counted apart: it was never in the orders' totals.
 // - Cancelled orders are left out of revenue, orders, units, the average and the top products; their refunds are
 //   counted under refunds, and how many were cancelled is shown beside them.
 // - A new customer is an e-mail address (guest or account, in any case) whose first order that was not cancelled was
@@ -35,6 +38,12 @@ export interface SalesFigures {
   /** The shipping and sales tax charged on them (in their totals, before refunds). */
   shippingCents: number;
   taxCents: number;
+  /** The items at their prices, what codes and the offer took off them, and the difference (before shipping and tax). */
+  grossCents: number;
+  discountCents: number;
+  netSalesCents: number;
+  /** The shipping free-shipping codes waived on them. */
+  shippingDiscountCents: number;
   /** Revenue ÷ orders, to the cent (0 without orders). */
   averageCents: number;
   /** Pieces sold on them (refunds are of money, not of items: a partial refund leaves the units as they were). */
@@ -81,6 +90,8 @@ export interface SalesOverview {
   previousDays: SalesDay[];
   products: TopSeller[];
   variants: TopSeller[];
+  /** How many of each span's refunds were of returns (decision 011): a return is a refund, never a cancelled sale. */
+  returnRefunds: { current: number; previous: number };
 }
 
 const num = (value: unknown) => Number(value ?? 0);
@@ -90,7 +101,8 @@ const at = (instant: Date) => instant.toISOString();
  * SQL for the orders placed in either span, with $1, $2 the previous span's bounds and $3, $4 the current's, and
  * `current` saying which.
  */
-const PLACED = `select o.id, o.total_cents, o.tax_cents, o.shipping_cents,
+const PLACED = `select o.id, o.total_cents, o.tax_cents, o.shipping_cents, o.subtotal_cents, o.discount_cents,
+         o.shipping_discount_cents,
          o.status in (${CANCELLED}) as cancelled,
          o.created_at >= $3::text::timestamptz as current,
          ((o.created_at at time zone $5::text)::date)::text as day
@@ -116,6 +128,9 @@ interface DayRow {
   cancelled: number;
   refunds: number;
   refunded: unknown;
+  gross: unknown;
+  discount: unknown;
+  shipping_discount: unknown;
 }
 
 /** Both spans' money, orders and units from the orders themselves, a row for each day with orders: one grouped query. */
@@ -139,7 +154,10 @@ async function placedDayRows(tx: Sql, bounds: string[], timeZone: string): Promi
             coalesce(sum(u.n), 0)::bigint as units,
             (count(*) filter (where p.cancelled))::int as cancelled,
             coalesce(sum(r.n), 0)::int as refunds,
-            coalesce(sum(r.cents), 0)::bigint as refunded
+            coalesce(sum(r.cents), 0)::bigint as refunded,
+            coalesce(sum(p.subtotal_cents) filter (where not p.cancelled), 0)::bigint as gross,
+            coalesce(sum(p.discount_cents) filter (where not p.cancelled), 0)::bigint as discount,
+            coalesce(sum(p.shipping_discount_cents) filter (where not p.cancelled), 0)::bigint as shipping_discount
        from placed p
        left join refunds r on r.order_id = p.id
        left join units u on u.order_id = p.id
@@ -170,7 +188,8 @@ async function dayRows(tx: Sql, period: SalesPeriod, timeZone: string, rolled: b
     `select d.day >= $3::date as current, d.day::text as day, sum(d.orders)::int as orders,
             sum(d.revenue_cents)::bigint as revenue, sum(d.tax_cents)::bigint as tax,
             sum(d.shipping_cents)::bigint as shipping, sum(d.units)::bigint as units, sum(d.cancelled)::int as cancelled,
-            sum(d.refunds)::int as refunds, sum(d.refunded_cents)::bigint as refunded
+            sum(d.refunds)::int as refunds, sum(d.refunded_cents)::bigint as refunded, sum(d.gross_cents)::bigint as gross,
+            sum(d.discount_cents)::bigint as discount, sum(d.shipping_discount_cents)::bigint as shipping_discount
        from app_private.sales_days d
       where (d.day >= $1::date and d.day < $2::date) or (d.day >= $3::date and d.day < $4::date)
       group by d.day`,
@@ -249,9 +268,15 @@ function toFigures(period: SalesPeriod, rows: DayRow[], people: PeopleRow | unde
     const sum = (pick: (r: DayRow) => unknown) => mine.reduce((total, r) => total + num(pick(r)), 0);
     const orders = sum((r) => r.orders);
     const revenueCents = sum((r) => r.revenue);
+    const grossCents = sum((r) => r.gross);
+    const discountCents = sum((r) => r.discount);
     return {
       orders,
       revenueCents,
+      grossCents,
+      discountCents,
+      netSalesCents: grossCents - discountCents,
+      shippingDiscountCents: sum((r) => r.shipping_discount),
       shippingCents: sum((r) => r.shipping),
       taxCents: sum((r) => r.tax),
       averageCents: orders === 0 ? 0 : Math.round(revenueCents / orders),
@@ -275,6 +300,22 @@ function toFigures(period: SalesPeriod, rows: DayRow[], people: PeopleRow | unde
     days: series(period.current, true),
     previousDays: series(period.previous, false),
   };
+}
+
+/** How many refunds (counted) of the orders placed in each span were a return's. */
+async function returnRefunds(tx: Sql, period: SalesPeriod): Promise<SalesOverview['returnRefunds']> {
+  const rows = await tx.query<{ current: boolean; n: number }>(
+    `select o.created_at >= $3::text::timestamptz as current, count(*)::int as n
+       from public.order_returns x
+       join public.order_refunds r on r.refund_id = x.refund_id
+       join public.orders o on o.id = x.order_id
+      where ${refundCountsSql('r.status')}
+        and o.created_at >= $1::text::timestamptz and o.created_at < $4::text::timestamptz
+        and (o.created_at < $2::text::timestamptz or o.created_at >= $3::text::timestamptz)
+      group by 1`,
+    spanBounds(period),
+  );
+  return { current: rows.find((r) => r.current)?.n ?? 0, previous: rows.find((r) => !r.current)?.n ?? 0 };
 }
 
 /** Both spans' figures and days, in one transaction. */
@@ -358,12 +399,13 @@ export async function salesOverview(
   timeZone: string,
   by: TopOrder = 'units',
 ): Promise<SalesOverview> {
-  const [rows, people, top] = await Promise.all([
+  const [rows, people, top, returns] = await Promise.all([
     run(async (tx) => dayRows(tx, period, timeZone, await rolledUpIn(tx, timeZone))),
     run(async (tx) => peopleRow(tx, period, timeZone, await rolledUpIn(tx, timeZone))),
     run(async (tx) => topSellers(tx, period.current, by, TOP_COUNT, (await rolledUpIn(tx, timeZone)) ? { timeZone } : undefined)),
+    run((tx) => returnRefunds(tx, period)),
   ]);
-  return { period, ...toFigures(period, rows, people), ...top };
+  return { period, ...toFigures(period, rows, people), ...top, returnRefunds: returns };
 }
 
 /** The admin overview's card: the last 7 days' figures and the 7 days before. */

@@ -1,3 +1,4 @@
+// @public: other features may import this module (the rule is in tests/unit/import-rules.test.ts).
 // The sales overview's periods and days, in the shop's time zone (SHOP_TIME_ZONE): which instants a period starts and
 // ends at, the period before it to compare with, and the days in between. Pure: the server turns these instants into
 // query parameters, and the unit tests check them around midnight and the changes to and from daylight saving time.

@@ -1,6 +1,6 @@
 import { z } from 'astro/zod';
 import { cartId } from '@/features/cart/cart';
-import type { CatalogueIndex } from '@/features/catalog/catalog';
+import type { CatalogueIndex } from '@/features/catalogue/catalogue';
 import { describeItems, itemLabel, type StockKey, takenBy, variantKeys } from '@/features/stock/stock.server';
 import type { CookieJar } from '@/server/auth/auth.port';
 import type { Sql } from '@/server/db/database.server';

@@ -5,9 +5,11 @@ import { Row } from '@react-email/row';
 import { Section } from '@react-email/section';
 import { Text } from '@react-email/text';
 import { Fragment } from 'react';
-import { formatPrice } from '@/features/catalog/catalog';
+import { formatPrice } from '@/features/catalogue/catalogue';
+import { FINAL_SALE } from '@/features/catalogue/final-sale';
 import { CONTACT } from '@/lib/contact';
 import type { MailMessage } from '@/server/mail/mail.port';
+import { discountLines, type OrderDiscount } from '../../orders/discount-lines';
 import { orderNumber, type ShipTo, shipToLines, variantLabel } from '../../orders/orders';
 import {
   AmountRow,
@@ -32,8 +34,11 @@ export interface OrderEmailData {
   placedAt: string;
   customerName: string;
   customerEmail: string;
-  items: { name: string; color: string | null; size: string | null; quantity: number; priceCents: number }[];
+  /** `finalSale`: bought as final sale, so it cannot be returned (said beside the line). */
+  items: { name: string; color: string | null; size: string | null; quantity: number; priceCents: number; finalSale?: boolean }[];
   subtotalCents: number;
+  /** The code and the automatic offer as the order recorded them (null: nothing discounted). */
+  discount: OrderDiscount | null;
   shippingCents: number;
   taxCents: number;
   totalCents: number;
@@ -64,9 +69,13 @@ export function deliveryDay(day: string): string {
 
 type OrderEmailItem = OrderEmailData['items'][number];
 export const variantOf = (item: OrderEmailItem) => variantLabel(item.color, item.size) ?? '';
-/** 'powder-blue, M · Qty 2 × $45.00' under an item's name. */
+/** 'powder-blue, M · Qty 2 × $45.00' under an item's name (then 'Final sale: cannot be returned' for such a line). */
 const itemDetails = (item: OrderEmailItem) =>
-  [variantOf(item), `Qty ${item.quantity}${item.quantity > 1 ? ` × ${formatPrice(item.priceCents)}` : ''}`]
+  [
+    variantOf(item),
+    `Qty ${item.quantity}${item.quantity > 1 ? ` × ${formatPrice(item.priceCents)}` : ''}`,
+    item.finalSale ? FINAL_SALE.line : '',
+  ]
     .filter(Boolean)
     .join(' · ');
 const shippingAmount = (order: OrderEmailData) => (order.shippingCents === 0 ? 'Free' : formatPrice(order.shippingCents));
@@ -100,6 +109,9 @@ function Totals({ order }: { order: OrderEmailData }) {
   return (
     <Section style={{ backgroundColor: COLORS.bg, borderRadius: '10px', padding: '14px 18px', marginTop: '8px' }}>
       <AmountRow label="Subtotal" amount={formatPrice(order.subtotalCents)} />
+      {discountLines(order.discount).map((line) => (
+        <AmountRow key={line.key} label={line.label} amount={line.amount} />
+      ))}
       <AmountRow label={`Shipping (${order.shippingService})`} amount={shippingAmount(order)} />
       <AmountRow label="Tax" amount={formatPrice(order.taxCents)} />
       <Row>
@@ -226,10 +238,12 @@ export function orderEmailText(order: OrderEmailData, audience: OrderEmailAudien
           ...(link ? [`Open the order: ${link}`] : []),
         ];
   const items = order.items.map(
-    (i) => `${i.quantity} × ${i.name}${variantOf(i) ? ` (${variantOf(i)})` : ''}: ${formatPrice(i.priceCents * i.quantity)}`,
+    (i) =>
+      `${i.quantity} × ${i.name}${variantOf(i) ? ` (${variantOf(i)})` : ''}: ${formatPrice(i.priceCents * i.quantity)}${i.finalSale ? ` · ${FINAL_SALE.line}` : ''}`,
   );
   const totals = [
     `Subtotal: ${formatPrice(order.subtotalCents)}`,
+    ...discountLines(order.discount).map((line) => `${line.label}: ${line.amount}`),
     `Shipping (${order.shippingService}): ${shippingAmount(order)}`,
     `Tax: ${formatPrice(order.taxCents)}`,
     `Total: ${formatPrice(order.totalCents)}`,

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fixtureLink, fixtureOrder } from './fixtures/order';
+import { fixtureDiscountedOrder, fixtureLink, fixtureOrder } from './fixtures/order';
 import { type OrderEmailData, renderOrderEmail } from './order-emails.server';
 
 const render = (audience: 'customer' | 'shop', order: OrderEmailData = fixtureOrder, link: string | null = fixtureLink) =>
@@ -41,12 +41,65 @@ describe.each(['customer', 'shop'] as const)('the %s order e-mail', (audience) =
     expect(text).toContain('Standard Shipping\nEstimated delivery: Friday, November 27');
   });
 
+  it('marks a line bought as final sale, and only that line', async () => {
+    const [scrubs, soap] = fixtureOrder.items;
+    if (!scrubs || !soap) throw new Error('fixture items');
+    const order = { ...fixtureOrder, items: [scrubs, { ...soap, finalSale: true }] };
+    const { html, text } = await render(audience, order);
+    expect(text).toContain(
+      '2 × Clinical Scrubs (powder-blue, M): $90.00\n1 × Turmeric Face Soap: $15.00 · Final sale: cannot be returned',
+    );
+    expect(html).toContain('Qty 1 · Final sale: cannot be returned');
+    expect(html.match(/Final sale/g)).toHaveLength(1);
+  });
+
   it('says Free for free shipping and leaves out a delivery day the rate never promised', async () => {
     const { html, text } = await render(audience, { ...fixtureOrder, shippingCents: 0, estimatedDelivery: null });
     expect(text).toContain('Shipping (Standard Shipping): Free');
     expect(html).toContain('Free');
     expect(html).not.toContain('Estimated delivery');
     expect(text).not.toContain('Estimated delivery');
+  });
+
+  it('gives the offer and the code a line each, between the subtotal and the shipping, as the order recorded them', async () => {
+    const { html, text } = await render(audience, fixtureDiscountedOrder);
+    expect(text).toContain(
+      'Subtotal: $105.00\nAutomatic offer: \u2212$5.25\nCode SAVE10: \u2212$9.98\nShipping (Standard Shipping): $16.00\nTax: $7.99\nTotal: $113.76',
+    );
+    const order = [
+      'Subtotal',
+      '$105.00',
+      'Automatic offer',
+      '\u2212$5.25',
+      'Code SAVE10',
+      '\u2212$9.98',
+      'Shipping',
+      '$7.99',
+      '$113.76',
+    ];
+    // Each part found after the one before it, in the totals' table (the preview line above also names the total).
+    let from = html.indexOf('Subtotal');
+    for (const part of order) {
+      const at = html.indexOf(part, from);
+      expect(at, part).toBeGreaterThanOrEqual(from);
+      from = at;
+    }
+    // Nothing discounted: no line, and no mention of a code.
+    const plain = await render(audience);
+    expect(plain.text).not.toMatch(/Code |Automatic offer/);
+    expect(plain.html).not.toMatch(/Code |Automatic offer/);
+  });
+
+  it('says Free shipping on the line of a free-shipping code', async () => {
+    const { text } = await render(audience, {
+      ...fixtureOrder,
+      discount: { code: 'SHIPFREE', discountCents: 0, offerCents: 0, freeShipping: true },
+      shippingCents: 0,
+      totalCents: 11_435,
+    });
+    expect(text).toContain(
+      'Subtotal: $105.00\nCode SHIPFREE: Free shipping\nShipping (Standard Shipping): Free\nTax: $9.35\nTotal: $114.35',
+    );
   });
 
   it('gives the tracking number and its link when known, and none before the label', async () => {

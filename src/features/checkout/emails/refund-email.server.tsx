@@ -2,7 +2,7 @@ import { render } from '@react-email/render';
 import { Text } from '@react-email/text';
 import { CONTACT } from '@/lib/contact';
 import type { MailMessage } from '@/server/mail/mail.port';
-import { formatPrice } from '../../catalog/catalog';
+import { formatPrice } from '../../catalogue/catalogue';
 import { orderNumber } from '../../orders/orders';
 import { CallToAction, ContactFooter, Divider, EmailLayout, Intro, muted, text } from './email-layout.server';
 import { Items, type OrderEmailData } from './order-emails.server';

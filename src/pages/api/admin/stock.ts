@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 import { adminDeps } from '@/app/admin-request.server';
 import { adminStockGet, adminStockSave } from '@/features/admin/stock/stock-admin.server';
-import { getCatalogueIndex } from '@/features/catalog/catalog.server';
+import { getCatalogueIndex } from '@/features/catalogue/catalogue.server';
 import { cookieJar } from '@/server/http.server';
 
 export const prerender = false;

@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 import { z } from 'astro/zod';
 import { requireShopper } from '@/app/shopper.server';
-import { getCatalogueIndex } from '@/features/catalog/catalog.server';
+import { getCatalogueIndex } from '@/features/catalogue/catalogue.server';
 import { ALREADY_FAVORITE, LOGIN_TO_SAVE } from '@/features/favorites/favorites';
 import { addFavorite, clearFavorites, listFavorites } from '@/features/favorites/favorites.server';
 import { LOGIN_TO_MANAGE } from '@/features/favorites/wishlist';

@@ -1,7 +1,7 @@
 import type { APIContext, APIRoute } from 'astro';
 import { requireShopper } from '@/app/shopper.server';
-import type { CatalogueIndex } from '@/features/catalog/catalog';
-import { getCatalogueIndex } from '@/features/catalog/catalog.server';
+import type { CatalogueIndex } from '@/features/catalogue/catalogue';
+import { getCatalogueIndex } from '@/features/catalogue/catalogue.server';
 import { LOGIN_TO_LIKE } from '@/features/likes/likes';
 import { type LikeResult, like, unlike } from '@/features/likes/likes.server';
 import type { Sql } from '@/server/db/database.server';

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { shopper } from '@/app/shopper.server';
-import { getCatalogueIndex } from '@/features/catalog/catalog.server';
+import { getCatalogueIndex } from '@/features/catalogue/catalogue.server';
 import { likesSummary } from '@/features/likes/likes.server';
 import { json } from '@/server/http.server';
 

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { getServices } from '@/app/services.server';
-import { releaseHolds } from '@/features/stock/stock.server';
+import { releasePayment } from '@/features/checkout/payment-events.server';
 import { authenticateTestCard } from '@/server/payments/test-card-routes.server';
 
 export const prerender = false;
@@ -9,7 +9,7 @@ export const prerender = false;
 export const POST: APIRoute = async ({ request }) => {
   const { db, payments, config } = await getServices();
   return authenticateTestCard(
-    { db, payments, limits: config.limits, onFailed: (intentId) => releaseHolds(db, intentId) },
+    { db, payments, limits: config.limits, onFailed: (intentId) => releasePayment(db, intentId) },
     request,
   );
 };

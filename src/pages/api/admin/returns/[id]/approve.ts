@@ -1,0 +1,11 @@
+import type { APIRoute } from 'astro';
+import { adminOrderDeps } from '@/app/admin-request.server';
+import { getServices } from '@/app/services.server';
+import { adminReturnAction } from '@/features/admin/returns/return-routes.server';
+import { cookieJar } from '@/server/http.server';
+
+export const prerender = false;
+
+/** Approves a requested return: its label is bought and the customer e-mailed it. Admins only: anyone else gets 404. */
+export const POST: APIRoute = async ({ request, cookies, params }) =>
+  adminReturnAction(adminOrderDeps(await getServices()), 'approve', request, cookieJar(request, cookies), params.id);
