@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { adminEmail, editorEmail } from './admin-accounts';
 import { expect } from './fixtures';
-import { apiCheckout, hydrated, logIn, signedInShopper, waitForMail } from './journeys';
+import { apiCheckout, hydrated, logIn, publish, signedInShopper, waitForMail } from './journeys';
 import { type SecondShop, startSecondShop, testOn } from './second-shop';
 
 // Publishing on the running shop, with real releases: each describe runs a shop of its own (a publish changes what
@@ -26,20 +26,6 @@ async function savePrice(page: Page, price: string) {
   await page.getByLabel('Price (dollars)').fill(price);
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.locator('.editor-status')).toHaveText(/^Saved at /);
-}
-
-/**
- * Presses Publish on the catalogue page and waits for the editor to be told it is live. Making the release takes a
- * second or two alone; `npm test` runs four browsers, the shop and Vitest beside it on two cores: 15 s are allowed.
- */
-async function publish(page: Page) {
-  await page.goto('/admin/catalogue');
-  await hydrated(page, '.editor-publish');
-  await page.getByRole('button', { name: 'Publish', exact: true }).click();
-  const status = page.locator('.editor-publish [role="status"]');
-  // The request is answered with the publish queued; the panel then follows it until it is live.
-  await expect(status).toHaveText(/^Publish(ing| requested)/);
-  await expect(status).toHaveText('Published: shoppers see the catalogue as saved.', { timeout: 15_000 });
 }
 
 /** What the checkout charges, in cents, for one Clinical Scrubs set to a fixed address. */

@@ -1,7 +1,7 @@
-import type { Browser, Page } from '@playwright/test';
+import type { Browser } from '@playwright/test';
 import { adminEmail } from './admin-accounts';
 import { expect } from './fixtures';
-import { addFromProductPage, apiCheckout, checkoutTo, hydrated, newShopper } from './journeys';
+import { addFromProductPage, apiCheckout, checkoutTo, hydrated, newShopper, publish } from './journeys';
 import { type SecondShop, startSecondShop, testOn } from './second-shop';
 
 // Scheduled changes with real releases (decisions 017, 018), on a shop of the spec's own (a publish changes what every shopper of
@@ -38,19 +38,6 @@ function shopWall(at: Date): string {
 const secondsAhead = (seconds: number) => new Date(Math.ceil(Date.now() / 1000) * 1000 + seconds * 1000);
 
 const onOwnShop = testOn((): Promise<SecondShop> => startSecondShop('schedules', { ADMIN_EMAILS: OWNERS }), 180_000);
-
-/**
- * Presses Publish on the catalogue page and waits until the editor is told it is live: a release of a second or two
- * alone, more beside the whole suite on two cores (publish.spec.ts allows 15 s).
- */
-async function publish(page: Page) {
-  await page.goto('/admin/catalogue');
-  await hydrated(page, '.editor-publish');
-  await page.getByRole('button', { name: 'Publish', exact: true }).click();
-  await expect(page.locator('.editor-publish [role="status"]')).toHaveText('Published: shoppers see the catalogue as saved.', {
-    timeout: 15_000,
-  });
-}
 
 /** A shopper's phone. */
 async function phone(browser: Browser, baseURL: string | undefined) {

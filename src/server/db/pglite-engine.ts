@@ -63,7 +63,13 @@ interface Prepared {
 
 /** An error as data: PGlite's DatabaseError carries PostgreSQL's fields as its own properties. */
 export function errorData(error: unknown): EngineError {
-  if (!(error instanceof Error)) return { message: String(error), fields: {} };
+  if (!(error instanceof Error)) {
+    // Emscripten's ExitStatus (PostgreSQL exited while starting) is a plain object with a message and a status.
+    const thrown = error as { message?: unknown; status?: unknown } | null;
+    if (thrown && typeof thrown === 'object' && typeof thrown.message === 'string')
+      return { message: thrown.message, fields: typeof thrown.status === 'number' ? { status: thrown.status } : {} };
+    return { message: typeof error === 'object' ? JSON.stringify(error) : String(error), fields: {} };
+  }
   const fields: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(error)) {
     if (value !== undefined && typeof value !== 'function' && typeof value !== 'object') fields[key] = value;
