@@ -24,6 +24,7 @@ describe('configuration', () => {
       backups: { dir: '.data/backups', everyMs: null, keep: 7 },
       vacuumEveryMs: 86_400_000,
       publishing: { checkEveryMs: 10_000 },
+      releaseFiles: { kind: 'database' },
     });
   });
 
@@ -292,5 +293,72 @@ describe('configuration', () => {
     expect(limits.loginFailuresPerAccountAndAddress).toEqual(LIMITS.loginFailuresPerAccountAndAddress);
     expect(limits.loginFailuresPerAccount).toEqual(LIMITS.loginFailuresPerAccount);
     expect(limits.reviewsPerShopper).toEqual(LIMITS.reviewsPerShopper);
+  });
+
+  it('keeps releases’ files in an S3 bucket when RELEASE_STORE=s3, with keys of its own or the SDK’s chain', () => {
+    expect(loadConfig({ RELEASE_STORE: 's3', S3_BUCKET: 'aurelia-releases' }).releaseFiles).toEqual({
+      kind: 's3',
+      bucket: 'aurelia-releases',
+      region: 'us-east-1',
+      prefix: '',
+    });
+    const r2 = loadConfig({
+      RELEASE_STORE: 's3',
+      S3_BUCKET: 'shop',
+      S3_ENDPOINT: 'https://acc.r2.cloudflarestorage.com',
+      S3_REGION: 'auto',
+      S3_PREFIX: 'aurelia/releases/',
+      S3_ACCESS_KEY_ID: 'key',
+      S3_SECRET_ACCESS_KEY: 'secret',
+    });
+    expect(r2.releaseFiles).toEqual({
+      kind: 's3',
+      bucket: 'shop',
+      region: 'auto',
+      prefix: 'aurelia/releases/',
+      endpoint: 'https://acc.r2.cloudflarestorage.com',
+      credentials: { accessKeyId: 'key', secretAccessKey: 'secret' },
+    });
+    // On AWS, with SES: the bucket is in the shop's region unless told, and the AWS keys serve both.
+    const aws = loadConfig({
+      RELEASE_STORE: 's3',
+      S3_BUCKET: 'shop',
+      AWS_REGION: 'eu-west-1',
+      AWS_ACCESS_KEY_ID: 'id',
+      AWS_SECRET_ACCESS_KEY: 'secret',
+      SES_FROM: 'shop@example.com',
+    });
+    expect(aws.releaseFiles).toEqual({ kind: 's3', bucket: 'shop', region: 'eu-west-1', prefix: '' });
+    expect(loadConfig({ RELEASE_STORE: 'database' }).releaseFiles).toEqual({ kind: 'database' });
+  });
+
+  it('refuses a bucket store without its bucket, S3 variables that would change nothing, and malformed ones', () => {
+    expect(() => loadConfig({ RELEASE_STORE: 's3' })).toThrow(
+      "RELEASE_STORE=s3 needs S3_BUCKET: the bucket releases' pages and pictures are kept in.",
+    );
+    expect(() => loadConfig({ S3_BUCKET: 'shop' })).toThrow(
+      'S3_BUCKET set but RELEASE_STORE is not s3: set RELEASE_STORE=s3, or unset them.',
+    );
+    expect(() => loadConfig({ S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' })).toThrow(
+      /^S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY set but RELEASE_STORE is not s3/,
+    );
+    expect(() => loadConfig({ RELEASE_STORE: 's3', S3_BUCKET: 'shop', S3_ACCESS_KEY_ID: 'k' })).toThrow(
+      'S3 credentials is half-configured: S3_ACCESS_KEY_ID set but S3_SECRET_ACCESS_KEY missing',
+    );
+    // The AWS keys alone are SES's half: the message says how to give the bucket keys of its own.
+    expect(() =>
+      loadConfig({ RELEASE_STORE: 's3', S3_BUCKET: 'shop', AWS_ACCESS_KEY_ID: 'id', AWS_SECRET_ACCESS_KEY: 'secret' }),
+    ).toThrow(/AWS SES e-mail is half-configured: .* use S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY\.$/);
+    expect(() => loadConfig({ RELEASE_STORE: 'bucket' })).toThrow('RELEASE_STORE: RELEASE_STORE must be database or s3');
+    expect(() => loadConfig({ RELEASE_STORE: 's3', S3_BUCKET: 'My_Bucket' })).toThrow(/S3_BUCKET must be a bucket name/);
+    expect(() => loadConfig({ RELEASE_STORE: 's3', S3_BUCKET: 'shop', S3_PREFIX: 'releases' })).toThrow(
+      /S3_PREFIX must end with \//,
+    );
+    expect(() => loadConfig({ RELEASE_STORE: 's3', S3_BUCKET: 'shop', S3_PREFIX: '/releases/' })).toThrow(
+      /S3_PREFIX must end with \//,
+    );
+    expect(() => loadConfig({ RELEASE_STORE: 's3', S3_BUCKET: 'shop', S3_ENDPOINT: 'ftp://x' })).toThrow(
+      /S3_ENDPOINT must be an http/,
+    );
   });
 });

@@ -90,7 +90,10 @@ function isTimeZone(zone: string): boolean {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const supabase = group(env, 'Supabase Auth', ['SUPABASE_URL', 'SUPABASE_ANON_KEY'] as const);
-  const ses = group(env, 'AWS SES e-mail', ['AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'SES_FROM'] as const);
+  const ses = withS3Hint(env, () =>
+    group(env, 'AWS SES e-mail', ['AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'SES_FROM'] as const),
+  );
+  const s3Keys = group(env, 'S3 credentials', ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const);
   const stripe = group(env, 'Stripe payments', [
     'STRIPE_SECRET_KEY',
     'PUBLIC_STRIPE_PUBLISHABLE_KEY',
@@ -148,6 +151,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
           error: 'METRICS_TOKEN must be 32 to 256 letters, digits or ._~+/=- (e.g. openssl rand -hex 32)',
         })
         .optional(),
+      RELEASE_STORE: z.enum(['database', 's3'], { error: 'RELEASE_STORE must be database or s3' }).default('database'),
+      S3_BUCKET: z
+        .string()
+        .trim()
+        .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, {
+          error: 'S3_BUCKET must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens',
+        })
+        .optional(),
+      S3_ENDPOINT: url('S3_ENDPOINT')
+        .refine((v) => /^https?:\/\//.test(v), { error: 'S3_ENDPOINT must be an http:// or https:// URL' })
+        .optional(),
+      S3_REGION: z
+        .string()
+        .trim()
+        .regex(/^[a-z0-9-]{1,40}$/, { error: 'S3_REGION must be a region name, such as eu-west-1 (auto for R2)' })
+        .optional(),
+      S3_PREFIX: z
+        .string()
+        .regex(/^(?!\/)[A-Za-z0-9!_.*'()/-]*\/$/, {
+          error: "S3_PREFIX must end with / and hold only letters, digits and !_.*'()/- (for example shop/releases/)",
+        })
+        .optional(),
       OUTBOX_STUCK_SECONDS: z.coerce
         .number({ error: STUCK_ERROR })
         .int({ error: STUCK_ERROR })
@@ -186,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     );
   }
   const stripeApi = stripeApiBase(env, stripe);
+  const releaseFiles = releaseFilesConfig(parsed, s3Keys, env);
   return {
     database: parsed.DATABASE_URL
       ? ({ kind: 'postgres', url: parsed.DATABASE_URL } as const)
@@ -242,7 +268,60 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
      * and where it builds (inside the project, so a build's server bundle finds the project's node_modules).
      */
     publishing: { checkEveryMs: parsed.PUBLISH_CHECK_EVERY ?? 10_000 },
+    /** Where releases' files (pages, pictures) are kept: the database, or an S3 bucket (decision 020). */
+    releaseFiles,
   };
+}
+
+interface ReleaseStoreVariables {
+  RELEASE_STORE: 'database' | 's3';
+  S3_BUCKET?: string | undefined;
+  S3_ENDPOINT?: string | undefined;
+  S3_REGION?: string | undefined;
+  S3_PREFIX?: string | undefined;
+}
+
+/**
+ * RELEASE_STORE=s3 keeps releases' files in S3_BUCKET (under S3_PREFIX, at S3_ENDPOINT for an S3-compatible store),
+ * with S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, else the SDK's own chain (the AWS_* variables, the instance's role).
+ * Without the bucket it stops the server; S3_* set without RELEASE_STORE=s3 would change nothing, so they do too.
+ */
+function releaseFilesConfig(
+  parsed: ReleaseStoreVariables,
+  keys: { S3_ACCESS_KEY_ID: string; S3_SECRET_ACCESS_KEY: string } | null,
+  env: NodeJS.ProcessEnv,
+) {
+  const { RELEASE_STORE, S3_BUCKET: bucket, S3_ENDPOINT: endpoint, S3_REGION, S3_PREFIX } = parsed;
+  if (RELEASE_STORE !== 's3') {
+    const set: string[] = (['S3_BUCKET', 'S3_ENDPOINT', 'S3_REGION', 'S3_PREFIX'] as const).filter(
+      (k) => parsed[k] !== undefined,
+    );
+    if (keys) set.push('S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY');
+    if (set.length > 0)
+      throw new Error(`${set.join(', ')} set but RELEASE_STORE is not s3: set RELEASE_STORE=s3, or unset them.`);
+    return { kind: 'database' } as const;
+  }
+  if (!bucket) {
+    throw new Error("RELEASE_STORE=s3 needs S3_BUCKET: the bucket releases' pages and pictures are kept in.");
+  }
+  return {
+    kind: 's3',
+    bucket,
+    region: S3_REGION ?? (env.AWS_REGION?.trim() || 'us-east-1'),
+    prefix: S3_PREFIX ?? '',
+    ...(endpoint ? { endpoint } : {}),
+    ...(keys ? { credentials: { accessKeyId: keys.S3_ACCESS_KEY_ID, secretAccessKey: keys.S3_SECRET_ACCESS_KEY } } : {}),
+  } as const;
+}
+
+/** Runs `read` (the SES group); a half-set SES says how to give the bucket keys of its own when RELEASE_STORE=s3. */
+function withS3Hint<T>(env: NodeJS.ProcessEnv, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (env.RELEASE_STORE?.trim() !== 's3' || !(error instanceof Error)) throw error;
+    throw new Error(`${error.message} For the release bucket alone, use S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY.`);
+  }
 }
 
 export type Config = ReturnType<typeof loadConfig>;
