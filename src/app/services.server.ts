@@ -32,6 +32,7 @@ import type { PaymentsPort } from '@/server/payments/payments.port';
 import { createPayments } from '@/server/payments/payments.server';
 import { processShared } from '@/server/process-shared.server';
 import { pruneRateLimits } from '@/server/ratelimit.server';
+import { createReleaseFiles } from '@/server/release-files/release-files.server';
 import type { ShippingPort } from '@/server/shipping/shipping.port';
 import { createShipping } from '@/server/shipping/shipping.server';
 
@@ -132,6 +133,7 @@ async function start(): Promise<Services> {
   const shipping = await createShipping(config.shipping);
   const payments = await createPayments(config.payments, db);
   const address = createAddressSuggestions(config.address);
+  const releaseFiles = await createReleaseFiles(config.releaseFiles);
   const { publicOrigin } = config;
   // Secure cookies whenever the public origin is https (production); plain http on a developer's machine.
   const secureCookies = config.publicOrigin.startsWith('https:');
@@ -189,7 +191,7 @@ async function start(): Promise<Services> {
   reconcile.unref();
   // Under the production server, publishes are made into releases and served (it listens once the live one is served).
   const served = releaseSwitch();
-  const publisher = served ? startPublisher(db, { served, ...config.publishing }) : null;
+  const publisher = served ? startPublisher(db, { served, files: releaseFiles, ...config.publishing }) : null;
   if (served && publisher) served.caughtUp = publisher.caughtUp;
   shared.stopping = async () => {
     await publisher?.stop();
@@ -209,6 +211,7 @@ async function start(): Promise<Services> {
     shipping: shipping.name,
     payments: payments.name,
     address: address?.name ?? 'off',
+    releaseFiles: releaseFiles.name,
   };
   shared.adapters = adapters;
   // The configuration at start: what a person reads in the message, the same as fields for a machine (no secrets:
@@ -223,7 +226,7 @@ async function start(): Promise<Services> {
       outboxStuckSeconds: config.outboxStuckSeconds,
       trustProxyHops: config.trustProxyHops,
     },
-    `database: ${where} · accounts: ${auth.name} · e-mail: ${devMailbox ? `demo mailbox at ${devMailbox}/ (new accounts are confirmed there)` : 'AWS SES'} · shipping: ${shipping.name} · payments: ${payments.name === 'stripe' ? stripeName(config.payments) : 'test processor (TEST MODE cards)'} · address suggestions: ${address?.name ?? 'off'}`,
+    `database: ${where} · accounts: ${auth.name} · e-mail: ${devMailbox ? `demo mailbox at ${devMailbox}/ (new accounts are confirmed there)` : 'AWS SES'} · shipping: ${shipping.name} · payments: ${payments.name === 'stripe' ? stripeName(config.payments) : 'test processor (TEST MODE cards)'} · address suggestions: ${address?.name ?? 'off'} · release files: ${releaseFiles.name}`,
   );
   return { config, db, auth, mail, shipping, payments, address, nudgeOutbox: () => worker.nudge(), devMailbox };
 }

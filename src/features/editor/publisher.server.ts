@@ -9,6 +9,7 @@ import { serveCatalogue } from '@/features/catalogue/served-catalogue.server';
 import type { Database } from '@/server/db/database.server';
 import { asService, serviceStatement } from '@/server/db/roles.server';
 import { logger, outsideRequest } from '@/server/log.server';
+import type { ReleaseFiles } from '@/server/release-files/release-files.port';
 import { publishedWords, publishFailedWords } from './activity-words';
 import { projectRoot } from './catalogue-files.server';
 import { logPublishOutcome, type Requester } from './catalogue-log.server';
@@ -31,6 +32,8 @@ export interface PublisherOptions {
   make?: typeof makeRelease;
   /** Names the code releases are made with (codeDigest of the project, read as the server starts; tests give their own). */
   code?: string;
+  /** Where releases' files are kept (the database's table unless the configuration names a bucket). */
+  files?: ReleaseFiles;
 }
 
 export interface PublishWorker {
@@ -88,7 +91,7 @@ export function startPublisher(db: Database, options: PublisherOptions): Publish
   const root = options.root ?? projectRoot();
   const make = options.make ?? makeRelease;
   const code = options.code === undefined ? codeDigest(root) : Promise.resolve(options.code);
-  const { served } = options;
+  const { served, files } = options;
   const name = serverName();
   /** This publisher, as a lease names it: one of its own, whatever other publishers share its host and port (tests). */
   const holder = `${name}#${randomUUID().slice(0, 8)}`;
@@ -132,7 +135,7 @@ export function startPublisher(db: Database, options: PublisherOptions): Publish
 
   async function storedOrMade(key: string, snapshot: CatalogueSnapshot): Promise<Release> {
     for (;;) {
-      const stored = await loadRelease(db, key);
+      const stored = await loadRelease(db, key, files);
       if (stored) {
         log.debug({ event: 'catalogue.release_fetched', release: key }, 'release fetched');
         return stored;
@@ -140,13 +143,13 @@ export function startPublisher(db: Database, options: PublisherOptions): Publish
       if (await takeLease(db, key, holder, LEASE_MS)) {
         try {
           // Stored between the look and the lease: served as it is.
-          const again = await loadRelease(db, key);
+          const again = await loadRelease(db, key, files);
           if (again) return again;
           const render: RenderPage = (path, catalogue) => served.render(path, { catalogueRender: catalogue });
           const release = await make(snapshot, { code: await code, render });
-          await storeRelease(db, release, name);
+          await storeRelease(db, release, name, files);
           log.info({ event: 'catalogue.release_made', release: key, ms: release.ms }, 'release made');
-          void pruneReleases(db).catch((error: unknown) => log.warn({ err: error }, 'pruning releases failed'));
+          void pruneReleases(db, files).catch((error: unknown) => log.warn({ err: error }, 'pruning releases failed'));
           return release;
         } finally {
           await dropLease(db, key, holder).catch(() => {});
