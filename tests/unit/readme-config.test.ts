@@ -54,7 +54,10 @@ const OUTSIDE = [
 
 /** Read there, and not the shop's configuration: each with why it is not in the table. */
 const NOT_CONFIGURATION: [RegExp, string][] = [
-  [/^(NODE_ENV|NODE_OPTIONS|PATH|CI|VITEST)$/, "Node's, the system's or a tool's own"],
+  [
+    /^(NODE_ENV|NODE_OPTIONS|PATH|CI|VITEST|TEST_WORKER_INDEX)$/,
+    "Node's, the system's or a tool's own (Playwright sets TEST_WORKER_INDEX)",
+  ],
   [/^(BENCH|SOAK)_/, "a benchmark's or the soak's knob, documented with it (docs/performance.md, docs/reliability.md)"],
   [/^E2E_(DATA_DIR|MAILBOX_PORT)$/, 'set by playwright.config.ts for the server it starts'],
   [/^ADMIN_PASSWORD$/, 'the input of npm run admin:create, documented with it'],
