@@ -12,6 +12,7 @@ import { editorRoleEmailJob } from '@/features/editor/editor-email.server';
 import { releaseSwitch } from '@/features/editor/publish.server';
 import { startPublisher } from '@/features/editor/publisher.server';
 import { findRepositoryChanges } from '@/features/editor/repository-changes.server';
+import { pruneRevisions } from '@/features/editor/revision-prune.server';
 import { returnEmailJob, returnLabelJob } from '@/features/returns/return-jobs.server';
 import { pruneHolds } from '@/features/stock/stock.server';
 import type { AddressPort } from '@/server/address/address.port';
@@ -178,6 +179,8 @@ async function start(): Promise<Services> {
     pruneRateLimits(db).catch((error: unknown) => log.warn({ err: error }, 'pruning the rate limits failed'));
     pruneHolds(db).catch((error: unknown) => log.warn({ err: error }, 'pruning lapsed stock holds failed'));
     pruneDiscountHolds(db).catch((error: unknown) => log.warn({ err: error }, 'releasing lapsed discount holds failed'));
+    // Saves (and their pictures) age past the policy without a publish too (decision 021).
+    pruneRevisions(db).catch((error: unknown) => log.warn({ err: error }, 'pruning catalogue saves failed'));
   }, 3_600_000);
   prune.unref();
   // Payments that succeeded without an order (the server stopped in between, no webhook came) are found and recorded.

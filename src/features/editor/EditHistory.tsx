@@ -1,6 +1,8 @@
 // A product's history under its form: every save, newest first, what it changed (its texts old and new, word by
-// word), when and by whom, whether shoppers see it yet, and an Undo for each.
+// word), when and by whom, whether shoppers see it yet, and an Undo for each; once older saves were pruned, a line
+// saying so (decision 021).
 import type { HistoryRow } from './catalogue-edit.server';
+import { OLDER_PRUNED_WORDS } from './revision-policy';
 import type { TextChange } from './text-diff';
 
 /** A text's change as the reader sees it: words taken out struck through, words put in underlined, each said so. */
@@ -35,12 +37,14 @@ export function Change({ change }: { change: TextChange }) {
 interface Props {
   base: string;
   history: HistoryRow[];
+  /** Older saves of the product were pruned. */
+  olderPruned: boolean;
   busy: boolean;
   time: (iso: string) => string;
   onUndo: (revision: number) => void;
 }
 
-export default function EditHistory({ base, history, busy, time, onUndo }: Props) {
+export default function EditHistory({ base, history, olderPruned, busy, time, onUndo }: Props) {
   return (
     <section className="editor-history" aria-labelledby={`${base}-history`}>
       <h2 id={`${base}-history`}>History</h2>
@@ -59,13 +63,18 @@ export default function EditHistory({ base, history, busy, time, onUndo }: Props
               <p className="field-hint">
                 {time(row.at)} by {row.by} · {row.published ? 'published' : 'not yet published'}
               </p>
-              <button type="button" className="btn btn-outline" disabled={busy} onClick={() => onUndo(row.id)}>
-                Undo<span className="visually-hidden">{` “${row.summary}”`}</span>
-              </button>
+              {row.undoable ? (
+                <button type="button" className="btn btn-outline" disabled={busy} onClick={() => onUndo(row.id)}>
+                  Undo<span className="visually-hidden">{` “${row.summary}”`}</span>
+                </button>
+              ) : (
+                <p className="field-hint">The save before it is no longer kept, so it cannot be undone.</p>
+              )}
             </li>
           ))}
         </ol>
       )}
+      {olderPruned && <p className="field-hint">{OLDER_PRUNED_WORDS}</p>}
     </section>
   );
 }

@@ -402,7 +402,14 @@ export default function ProductEditor(props: Props) {
           Save
         </button>
       </form>
-      <EditHistory base={id} history={form.history} busy={busy} time={(at) => time(at, props.timeZone)} onUndo={undo} />
+      <EditHistory
+        base={id}
+        history={form.history}
+        olderPruned={form.olderPruned}
+        busy={busy}
+        time={(at) => time(at, props.timeZone)}
+        onUndo={undo}
+      />
     </div>
   );
 }

@@ -32,6 +32,7 @@ import {
 } from './product-text';
 import { fieldLabel, refusalMessage } from './refusal-words';
 import { openChangeFiles, type RepositoryChange, repositoryChange } from './repository-changes.server';
+import { REVISION_DAYS_KEPT, REVISIONS_KEPT } from './revision-policy';
 import { allPictures, coloursTakenAway, guard, seedPictureExists, uploadedNames } from './save-checks.server';
 import { type TextChange, textChanges } from './text-diff';
 
@@ -87,9 +88,12 @@ export interface HistoryRow {
   published: boolean;
   /** The texts it changed, old and new word by word (a short one-line change is quoted whole in the summary). */
   texts: TextChange[];
+  /** False when the save before it was pruned (decision 021): what it changed, and so its undo, is no longer known. */
+  undoable: boolean;
 }
 
-export async function productHistory(tx: Sql, file: string, limit = 50): Promise<HistoryRow[]> {
+/** A product's newest saves (as many as are always kept: each has the save before it), newest first. */
+export async function productHistory(tx: Sql, file: string, limit = REVISIONS_KEPT): Promise<HistoryRow[]> {
   const live = await liveRevision(tx);
   // One save more than shown: the text before the oldest shown (else the seed's).
   const rows = await tx.query<{
@@ -99,15 +103,16 @@ export async function productHistory(tx: Sql, file: string, limit = 50): Promise
     summary: string;
     undoes: string | number | null;
     contents: string;
+    earlier_pruned: boolean;
   }>(
-    `select id, author_email, created_at, summary, undoes, contents from public.catalogue_revisions
+    `select id, author_email, created_at, summary, undoes, contents, earlier_pruned from public.catalogue_revisions
       where file = $1 order by id desc limit $2`,
     [file, limit + 1],
   );
   const shown = rows.slice(0, limit);
   const seed = rows.length > limit ? undefined : (await seedFiles()).get(file);
   return shown.map((r, i) => {
-    const before = rows[i + 1]?.contents ?? seed;
+    const before = r.earlier_pruned ? undefined : (rows[i + 1]?.contents ?? seed);
     return {
       id: Number(r.id),
       by: r.author_email,
@@ -116,6 +121,7 @@ export async function productHistory(tx: Sql, file: string, limit = 50): Promise
       undoes: r.undoes === null ? null : Number(r.undoes),
       published: Number(r.id) <= live,
       texts: before === undefined ? [] : textChanges(before, r.contents),
+      undoable: !r.earlier_pruned,
     };
   });
 }
@@ -137,6 +143,8 @@ export interface ProductForm {
   /** Pictures a product may use. */
   pictures: string[];
   history: HistoryRow[];
+  /** Saves of the product older than those listed were pruned (decision 021): the history says so. */
+  olderPruned: boolean;
   /** Changed in the repository since it was saved: both versions, until an editor chooses (decision 018). */
   repository: RepositoryChange | null;
 }
@@ -160,8 +168,18 @@ export async function productForm(tx: Sql, file: string): Promise<ProductForm | 
     published: (await savedCatalogue(tx, await liveRevision(tx))).get(file)?.text === saved.text,
     pictures: await allPictures(tx),
     history: await productHistory(tx, file),
+    olderPruned: await olderPruned(tx, file),
     repository: await repositoryChange(tx, file, saved),
   };
+}
+
+/** Whether saves of `file` were pruned: a save left after them is marked (revision-prune.server.ts). */
+async function olderPruned(tx: Sql, file: string): Promise<boolean> {
+  const [row] = await tx.query<{ yes: boolean }>(
+    'select exists (select 1 from public.catalogue_revisions where file = $1 and earlier_pruned) as yes',
+    [file],
+  );
+  return row?.yes === true;
 }
 
 // ── Saving ──────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -295,11 +313,19 @@ export function saveProduct(me: EditorCaller, file: string, body: SaveBody): Pro
 export function undoSave(me: EditorCaller, revisionId: number): Promise<SaveResult & { file?: string }> {
   return me.run(async (tx) => {
     await tx.query(SAVE_LOCK);
-    const [target] = await tx.query<{ file: string; summary: string }>(
-      'select file, summary from public.catalogue_revisions where id = $1',
+    const [target] = await tx.query<{ file: string; summary: string; earlier_pruned: boolean }>(
+      'select file, summary, earlier_pruned from public.catalogue_revisions where id = $1',
       [revisionId],
     );
     if (!target) return { ok: false, status: 404, code: 'not_found', message: 'There is no such save.' };
+    // The save before it was pruned: the older one left (or the seed) is not the text it changed.
+    if (target.earlier_pruned)
+      return {
+        ok: false,
+        status: 400,
+        code: 'cannot_undo',
+        message: `The save before that one is no longer kept (saves are kept for ${REVISION_DAYS_KEPT} days, and the last ${REVISIONS_KEPT} of each product), so it cannot be undone.`,
+      };
     const { file } = target;
     const [earlier] = await tx.query<{ contents: string }>(
       'select contents from public.catalogue_revisions where file = $1 and id < $2 order by id desc limit 1',
@@ -352,14 +378,18 @@ export async function uploadPicture(me: EditorCaller, fileName: string, bytes: U
   if (problem) return { ok: false, status: problem.includes('1 MB') ? 413 : 400, code: 'invalid_picture', message: problem };
   const name = pictureName(fileName, bytes);
   await me.run(async (tx) => {
+    // Under the saves' lock, which pruning takes too: an upload is never pruned between its answer and its save.
+    await tx.query(SAVE_LOCK);
     const added = await tx.query(
       `insert into public.catalogue_pictures (name, bytes, author_id, author_email) values ($1, $2, $3, $4)
        on conflict (name) do nothing returning name`,
       [name, Buffer.from(bytes), me.editor.id, me.editor.email],
     );
-    // The same picture again (a retried upload) is stored once, and logged once.
+    // The same picture again (a retried upload) is stored once, and logged once; it counts as uploaded now, so a
+    // picture stored long ago and used by no save is not pruned before the save it is uploaded for (decision 021).
     if (added.length > 0)
       await logCatalogueAction(tx, me.editor, { action: 'catalogue.picture', target: name, words: uploadWords(name) });
+    else await tx.query('update public.catalogue_pictures set created_at = now() where name = $1', [name]);
   });
   return { ok: true, name, src: `./${PICTURES_DIR}/${name}` };
 }

@@ -19,6 +19,7 @@ import { PUBLISHES_CHANNEL } from './publish-again.server';
 import { nextScheduledRun, startDuePublishes } from './publish-schedule.server';
 import { makeRelease, nextPhaseAt, phaseAt, type Release, type ReleaseFile, type RenderPage, releaseKey } from './release.server';
 import { dropLease, loadRelease, pruneReleases, storeRelease, takeLease } from './release-store.server';
+import { pruneRevisions } from './revision-prune.server';
 
 /** The server this publisher is, as the publishes table names it: the host and the port it serves. */
 const serverName = () => `${hostname()}:${process.env.PORT ?? ''}`;
@@ -226,6 +227,8 @@ export function startPublisher(db: Database, options: PublisherOptions): Publish
       });
       shownPublish = Math.max(...ids);
       health.problem = null;
+      // A publish live moves the last publishes that can be served again: saves only older ones read may go.
+      void pruneRevisions(db, root).catch((error: unknown) => log.warn({ err: error }, 'pruning catalogue saves failed'));
       log.info(
         { event: 'catalogue.published', publishes: ids, upTo, release: release.key, ms: release.ms },
         `published the catalogue as of save ${upTo}`,
