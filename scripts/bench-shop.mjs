@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SERVER_NODE_FLAGS } from './server-flags.mjs';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from './server-flags.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -34,6 +34,7 @@ export async function startShop({
   const dataDir = rest.dataDir ?? mkdtempSync(join(tmpdir(), 'bench-shop-'));
   const env = {
     ...process.env,
+    ...SERVER_ENV,
     HOST: '127.0.0.1',
     PORT: String(port),
     DEV_MAILBOX_PORT: String(mailboxPort),

@@ -13,7 +13,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { SERVER_NODE_FLAGS } from './server-flags.mjs';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from './server-flags.mjs';
 
 const SHOPPERS = Number(process.env.SOAK_SHOPPERS ?? 200);
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
@@ -44,6 +44,7 @@ const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, join(root, 'scripts
   cwd: root,
   env: {
     PATH: process.env.PATH ?? '',
+    ...SERVER_ENV,
     HOST: '127.0.0.1',
     PORT: String(port),
     PGLITE_DIR: dataDir,

@@ -3,7 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SERVER_NODE_FLAGS } from './server-flags.mjs';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from './server-flags.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const entry = join(root, 'dist/server/entry.mjs');
@@ -38,7 +38,7 @@ if (!skipBuild && stale) {
 const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, join(root, 'scripts/serve.mjs')], {
   cwd: root,
   stdio: 'inherit',
-  env: { ...process.env, HOST: host, PORT: port },
+  env: { ...process.env, ...SERVER_ENV, HOST: host, PORT: port },
 });
 // Each signal is passed on: the server stops gracefully on the first and at once on a later one (scripts/serve.mjs).
 // This process then ends as the server did: with its exit code, or killed by the same signal.

@@ -8,6 +8,7 @@
 //   Node cannot read as JSON (client-errors.ts), and limits slow clients (headers 10 s, whole request 30 s);
 // - serves the release of the catalogue the app's publisher renders and hands over, and renders it for the app on a
 //   private listener (release.ts, switch.ts);
+// - gives the heap a burst grew back to the machine once no request has come for a while (memory-at-rest.ts);
 // - stops gracefully (graceful-stop.ts): on SIGTERM it drains, then answers every connection it took, then stops the
 //   app's services; on SIGINT the same without the drain; a second signal, a second or more after the first, exits.
 import http from 'node:http';
@@ -18,6 +19,7 @@ import type { EdgeConfig } from './config.ts';
 import { gracefulShutdown } from './graceful-stop.ts';
 import type { serverLogger } from './log.ts';
 import { requestIdOf, withRequestIds } from './log.ts';
+import { type Gc, type MemoryAtRest, memoryAtRest } from './memory-at-rest.ts';
 import { loadBuild, readiness, releaseSwitch } from './release.ts';
 import { offerReleaseSwitch, stopServices } from './switch.ts';
 
@@ -38,7 +40,9 @@ export async function serve(config: EdgeConfig, log: ReturnType<typeof serverLog
   offerReleaseSwitch(served);
 
   let stopping = () => false;
+  let rest: MemoryAtRest | undefined;
   const current: http.RequestListener = (req, res) => {
+    rest?.seen();
     if (stopping() && (req.url === '/api/health' || req.url?.startsWith('/api/health?'))) {
       res.writeHead(503, {
         'content-type': 'application/json; charset=utf-8',
@@ -80,6 +84,8 @@ export async function serve(config: EdgeConfig, log: ReturnType<typeof serverLog
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, host, resolve));
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   console.log(`Aurelia is being served at ${origin}/`);
+  // Start-up (the database opened and migrated, the catalogue's pages rendered) grew the heap: given back at the first rest.
+  rest = memoryAtRest({ gc: (globalThis as { gc?: Gc }).gc, log: (fields) => log.info(fields, 'memory given back at rest') });
   // A second signal stops at once, unless it comes within a second of the first: Ctrl-C reaches npm start and this
   // process both, and npm start passes its own on (and systemd's default kill mode signals every process of the unit).
   let first = 0;
