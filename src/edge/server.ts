@@ -18,7 +18,7 @@ import { answeringClientErrors } from './client-errors.ts';
 import type { EdgeConfig } from './config.ts';
 import { gracefulShutdown } from './graceful-stop.ts';
 import type { serverLogger } from './log.ts';
-import { requestIdOf, withRequestIds } from './log.ts';
+import { flushLogs, requestIdOf, withRequestIds } from './log.ts';
 import { type Gc, type MemoryAtRest, memoryAtRest } from './memory-at-rest.ts';
 import { loadBuild, readiness, releaseSwitch } from './release.ts';
 import { offerReleaseSwitch, stopServices } from './switch.ts';
@@ -83,6 +83,7 @@ export async function serve(config: EdgeConfig, log: ReturnType<typeof serverLog
   await served.caughtUp;
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, host, resolve));
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  flushLogs();
   console.log(`Aurelia is being served at ${origin}/`);
   // Start-up (the database opened and migrated, the catalogue's pages rendered) grew the heap: given back at the first rest.
   rest = memoryAtRest({ gc: (globalThis as { gc?: Gc }).gc, log: (fields) => log.info(fields, 'memory given back at rest') });

@@ -1,5 +1,6 @@
 // The one meeting point of the HTTP edge (src/edge, run by Node as it is) and the app (the Vite bundle it loads): the
-// switch of what is served, which the app's publisher drives, and the app's stop, which the edge calls on SIGTERM.
+// switch of what is served, which the app's publisher drives, the app's stop, which the edge calls on SIGTERM, and
+// the one destination both write their log lines to.
 //
 // Both sides import this module, but they are two module graphs: the edge loads it from src/edge/switch.ts, the app's
 // bundle has its own copy compiled in. So the object they share lives on globalThis under one symbol; this module is
@@ -47,10 +48,16 @@ export interface ReleaseSwitch {
   prepare(files: readonly RenderedFile[]): Promise<() => void>;
 }
 
+/** Where log lines go: each `write` is whole lines of JSON. */
+export interface LogDestination {
+  write(lines: string): unknown;
+}
+
 /** What the two sides put in the shared object. */
 interface EdgeLink {
   served?: ReleaseSwitch | undefined;
   stopServices?: (() => Promise<void>) | undefined;
+  log?: LogDestination | undefined;
 }
 
 const LINK = Symbol.for('aurelia.edge');
@@ -79,4 +86,17 @@ export function offerStopServices(stop: () => Promise<void>): void {
 /** The edge: stops the app's services (nothing when they never started). */
 export async function stopServices(): Promise<void> {
   await link().stopServices?.();
+}
+
+/**
+ * The edge: offers the destination its own lines go to (stdout, written in blocks rather than a write per line), so
+ * that the app's lines join them there: two writers on one descriptor could cut into each other's lines.
+ */
+export function offerLogDestination(destination: LogDestination): void {
+  link().log = destination;
+}
+
+/** The app: the edge's log destination, or null when the app does not run under the edge (astro dev, tests). */
+export function logDestination(): LogDestination | null {
+  return link().log ?? null;
 }

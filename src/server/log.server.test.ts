@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  adapterNames,
   captureLogs,
   currentRequestId,
   logger,
@@ -9,6 +10,7 @@ import {
   redact,
   requestIdFrom,
   scrubText,
+  setAdapters,
   withRequestId,
 } from './log.server';
 
@@ -89,6 +91,33 @@ describe('the logger', () => {
       expect(text).not.toContain(secret);
     expect(text).toContain('a***@example.com');
     expect(text).toContain('b***@example.net');
+  });
+
+  it('finds each kind of secret alone in its text, whatever else the text lacks', () => {
+    // scrubText skips text that holds nothing any pattern needs: each secret by itself must still be caught.
+    for (const secret of [
+      'ann@example.com',
+      'sk_live_abc',
+      'rk_test_abc',
+      'whsec_abc',
+      'pi_1_secret_2',
+      'Bearer abc.def',
+      'bearer abc',
+      '/reset?token=abc',
+      '4000000000000002',
+      '4000 0000 0000 0002',
+      '4000-0000-0000-0002',
+    ])
+      expect(scrubText(secret), secret).not.toBe(secret);
+    expect(scrubText('PUT /api/cart')).toBe('PUT /api/cart');
+  });
+
+  it('redacts the adapters once, and every request line carries them as they are', () => {
+    setAdapters({ mail: 'SES as ann@example.com', db: 'pglite' });
+    expect(adapterNames()).toEqual({ mail: 'SES as a***@example.com', db: 'pglite' });
+    expect(redact({ adapters: adapterNames() })).toEqual({ adapters: adapterNames() });
+    expect((redact({ adapters: adapterNames() }) as { adapters: unknown }).adapters).toBe(adapterNames());
+    setAdapters({});
   });
 
   it('leaves what is not secret alone: ids, UUIDs, amounts, times', () => {

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomUUID } from 'node:crypto';
 import pino from 'pino';
 import pretty from 'pino-pretty';
+import { logDestination } from '@/edge/switch';
 
 /**
  * The shop's one logger: a line of JSON per request and per notable event on stdout (pino), or coloured lines for a
@@ -43,17 +44,28 @@ export function emailRef(address: string): string {
   return createHash('sha256').update(address.trim().toLowerCase()).digest('hex').slice(0, 12);
 }
 
+/**
+ * What every pattern above needs at least one of: an `@`, `_`, `=`, "bearer", or four digits in a row. Most of a
+ * line's text (a route, a method, a status) has none, and is returned as it is without running the patterns.
+ */
+const MIGHT_HOLD_A_SECRET = /[@_=]|bearer|\d{4}/i;
+
 /** Text with e-mail addresses masked and recognisable secrets replaced. */
 export function scrubText(text: string): string {
+  if (!MIGHT_HOLD_A_SECRET.test(text)) return text;
   let out = maskEmail(text);
   for (const [pattern, replacement] of SECRET_TEXT) out = out.replace(pattern, replacement);
   return out;
 }
 
+/** Values redacted once and frozen, which every line may carry as they are (the adapters' names). */
+const redacted = new WeakSet<object>();
+
 /** A log record's fields, secrets dropped and e-mail addresses masked, to `depth` levels. */
 export function redact(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return scrubText(value);
   if (value === null || typeof value !== 'object') return value;
+  if (redacted.has(value)) return value;
   if (depth > 5) return '[nested]';
   if (value instanceof Error) return redact({ type: value.name, message: value.message, stack: value.stack }, depth);
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
@@ -81,10 +93,28 @@ export function prettyOutput(env: NodeJS.ProcessEnv = process.env, tty = Boolean
 interface Sink {
   write(line: string): void;
 }
-const standardSink: Sink = prettyOutput()
-  ? pretty({ sync: true, colorize: Boolean(process.stdout.isTTY), translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' })
-  : pino.destination({ fd: 1, sync: true });
-let sink: Sink = standardSink;
+/**
+ * Under the edge (the built server), its destination: the edge's lines and these, written in blocks (src/edge/log.ts).
+ * Else (astro dev, a test, a script) a write per line; a person's coloured lines always so.
+ */
+function standardSink(): Sink {
+  if (prettyOutput())
+    return pretty({
+      sync: true,
+      colorize: Boolean(process.stdout.isTTY),
+      translateTime: 'SYS:HH:MM:ss.l',
+      ignore: 'pid,hostname',
+    });
+  return logDestination() ?? pino.destination({ fd: 1, sync: true });
+}
+let standard: Sink | undefined;
+// Chosen at the first line rather than as this module loads: the edge has offered its destination by then.
+let sink: Sink = {
+  write(line) {
+    standard ??= standardSink();
+    standard.write(line);
+  },
+};
 
 const configuredLevel = process.env.LOG_LEVEL && isLogLevel(process.env.LOG_LEVEL) ? process.env.LOG_LEVEL : undefined;
 // Under the test runner lines are written from warn up (as console.warn was), unless LOG_LEVEL says otherwise.
@@ -203,7 +233,9 @@ let adapters: Record<string, string> = {};
 
 /** Names the adapters the shop runs with (set once at start-up), for the request lines. */
 export function setAdapters(names: Record<string, string>): void {
-  adapters = { ...names };
+  // Redacted once here rather than on every request line.
+  adapters = Object.freeze(redact({ ...names }) as Record<string, string>);
+  redacted.add(adapters);
 }
 
 /** The adapters the shop runs with ({} before start-up). */
