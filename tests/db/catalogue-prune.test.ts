@@ -9,22 +9,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CatalogueInUse } from '@/features/catalogue/served-catalogue.server';
 import { serveCatalogue } from '@/features/catalogue/served-catalogue.server';
 import { productForm, productHistory, saveProduct, undoSave, uploadPicture } from '@/features/editor/catalogue-edit.server';
 import { catalogueFiles } from '@/features/editor/catalogue-files.server';
 import { catalogueSnapshot } from '@/features/editor/catalogue-snapshot.server';
 import type { EditorCaller } from '@/features/editor/editors.server';
-import { publishState, type ReleaseSwitch, requestPublish } from '@/features/editor/publish.server';
+import { publishState, requestPublish } from '@/features/editor/publish.server';
 import { servePublishAgain } from '@/features/editor/publish-again.server';
 import { type PublishWorker, startPublisher } from '@/features/editor/publisher.server';
-import { makeRelease, type ReleaseFile } from '@/features/editor/release.server';
+import { makeRelease } from '@/features/editor/release.server';
 import { REVISION_DAYS_KEPT, REVISIONS_KEPT } from '@/features/editor/revision-policy';
 import { pruneRevisions } from '@/features/editor/revision-prune.server';
 import type { Database } from '@/server/db/database.server';
 import { openPostgres } from '@/server/db/postgres.server';
 import { asService } from '@/server/db/roles.server';
 import { orderFixtures } from './order-fixtures';
+import { recordingSwitch } from './recording-switch';
 import { databaseUrl, suiteDatabase, TEST_DATABASE_KIND } from './test-database';
 
 const db = suiteDatabase();
@@ -235,16 +235,16 @@ describe(`pruning the catalogue's saves, on ${TEST_DATABASE_KIND}`, { timeout: 6
     );
     const earlier = await publish('live', pick(ids, 10)[0] ?? 0);
     const digest = (await catalogueSnapshot(db, pick(ids, 10)[0] ?? 0, root)).catalogueDigest;
-    const served = recordingServer();
+    const served = recordingSwitch();
     const worker = startPublisher(db, { served, checkEveryMs: 3_600_000, root, make: makeRelease, code: 'test-code' });
     workers.push(worker);
     await worker.caughtUp;
-    expect(served.switches).toEqual(['/product/3 11000']);
+    expect(served.prices()).toEqual([11000]);
 
     // A publish goes live, and the publisher prunes what no publish needs any more.
     const { id } = await requestPublish(db, editor.editor);
     await expect.poll(async () => (await publishState(db)).live?.id, { timeout: 5000 }).toBe(id);
-    expect(served.switches.at(-1)).toBe('/product/3 19900');
+    expect(served.prices().at(-1)).toBe(19900);
     await expect.poll(() => kept(SCRUBS), { timeout: 5000 }).toEqual([...pick(ids, 9, 10), ...from(ids, 49)]);
 
     // The earlier publish is made of what it was made of.
@@ -253,7 +253,7 @@ describe(`pruning the catalogue's saves, on ${TEST_DATABASE_KIND}`, { timeout: 6
     const result = await servePublishAgain(db, editor.editor, earlier);
     expect(result).toMatchObject({ ok: true });
     worker.nudge();
-    await expect.poll(() => served.switches.at(-1), { timeout: 5000 }).toBe('/product/3 11000');
+    await expect.poll(() => served.prices().at(-1), { timeout: 5000 }).toBe(11000);
   });
 
   it('takes away the uploaded pictures only pruned saves showed; those a kept save, the repository or a recent upload has stay', async () => {
@@ -337,22 +337,3 @@ describe(`pruning the catalogue's saves, on ${TEST_DATABASE_KIND}`, { timeout: 6
     }
   });
 });
-
-/** A server's release switch that records what it served: each switch's page of product 3 (its path and price). */
-function recordingServer(): ReleaseSwitch & { switches: string[] } {
-  const served = {
-    code: 'test-code',
-    switches: [] as string[],
-    async render(path: string, locals: Parameters<ReleaseSwitch['render']>[1]): Promise<ReleaseFile> {
-      const { release } = locals.catalogueRender as CatalogueInUse;
-      const price = release.products.find((p) => p.id === 3)?.priceCents;
-      return { path, status: 200, headers: { 'content-type': 'text/html' }, body: new TextEncoder().encode(`${path} ${price}`) };
-    },
-    async prepare(files: readonly ReleaseFile[]) {
-      return () => {
-        served.switches.push(new TextDecoder().decode(files.find((f) => f.path === '/product/3')?.body));
-      };
-    },
-  };
-  return served;
-}

@@ -6,14 +6,14 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CatalogueInUse } from '@/features/catalogue/served-catalogue.server';
 import { serveCatalogue, servedCatalogue } from '@/features/catalogue/served-catalogue.server';
 import { catalogueSnapshot, PublishError } from '@/features/editor/catalogue-snapshot.server';
 import { catalogueHealth, publishState, type ReleaseSwitch, requestPublish } from '@/features/editor/publish.server';
 import { servePublishAgain } from '@/features/editor/publish-again.server';
 import { type PublishWorker, startPublisher } from '@/features/editor/publisher.server';
-import { makeRelease, type Release, type ReleaseFile } from '@/features/editor/release.server';
+import { makeRelease, type Release } from '@/features/editor/release.server';
 import { captureLogs } from '@/server/log.server';
+import { recordingSwitch } from './recording-switch';
 import { suiteDatabase, TEST_DATABASE_KIND } from './test-database';
 
 const db = suiteDatabase();
@@ -33,27 +33,6 @@ async function save(contents: string, file = '03-clinical-scrubs.md'): Promise<n
     [file, contents],
   );
   return Number(row?.id);
-}
-
-/** A server's release switch that records what it served: each switch's pages, by the price of product 3 they show. */
-function recordingServer(): ReleaseSwitch & { switches: string[]; served: ReleaseFile[] } {
-  const served = {
-    code: 'test-code',
-    switches: [] as string[],
-    served: [] as ReleaseFile[],
-    async render(path: string, locals: Parameters<ReleaseSwitch['render']>[1]): Promise<ReleaseFile> {
-      const { release } = locals.catalogueRender as CatalogueInUse;
-      const price = release.products.find((p) => p.id === 3)?.priceCents;
-      return { path, status: 200, headers: { 'content-type': 'text/html' }, body: new TextEncoder().encode(`${path} ${price}`) };
-    },
-    async prepare(files: readonly ReleaseFile[]) {
-      return () => {
-        served.served = [...files];
-        served.switches.push(new TextDecoder().decode(files.find((f) => f.path === '/product/3')?.body));
-      };
-    },
-  };
-  return served;
 }
 
 /** Makes releases as the server does, recording the price of product 3 in each, or fails when `fail` says why. */
@@ -135,23 +114,23 @@ describe(`publishing the catalogue, on ${TEST_DATABASE_KIND}`, () => {
   });
 
   it('publishes requested together make one release with both changes, and the server switches to it', async () => {
-    const served = recordingServer();
+    const served = recordingSwitch();
     const { releases, make } = recordingMaker();
     const worker = publisher(served, make);
     await worker.caughtUp;
     // The seed, before anything is published: served from the first look on.
-    expect(served.switches).toEqual(['/product/3 4500']);
+    expect(served.prices()).toEqual([4500]);
     await save(withPrice('46'));
     await save(withPrice('49.5'), '03-clinical-scrubs.md');
     // Two editors press Publish at the same moment: both requests are queued before the publisher looks.
     const [a, b] = await Promise.all([requestPublish(db, editor), requestPublish(db, { id: null, email: 'b@example.com' })]);
     await expect.poll(async () => (await publishState(db)).latest?.status, { timeout: 5000 }).toBe('live');
     expect(releases).toEqual(['45', '49.5']);
-    expect(served.switches).toEqual(['/product/3 4500', '/product/3 4950']);
+    expect(served.prices()).toEqual([4500, 4950]);
     // The app reads the same catalogue the pages show: the checkout charges what the page says.
     expect(servedCatalogue()?.products.find((p) => p.id === 3)?.priceCents).toBe(4950);
     // Every page a shopper may open, the sitemap, and the pictures the products show, at addresses named by their bytes.
-    const paths = served.served.map((f) => f.path);
+    const paths = served.files.map((f) => f.path);
     expect(paths).toEqual(expect.arrayContaining(['/', '/about', '/contact', '/sitemap-0.xml', '/product/1', '/product/9']));
     expect(
       paths.filter((p) => p.startsWith('/pictures/')).every((p) => /^\/pictures\/[a-z0-9-]+\.[0-9a-f]{12}\.svg$/.test(p)),
@@ -172,7 +151,7 @@ describe(`publishing the catalogue, on ${TEST_DATABASE_KIND}`, () => {
   });
 
   it('a publish that fails changes nothing shoppers see and tells the editor why; the next publish goes live', async () => {
-    const served = recordingServer();
+    const served = recordingSwitch();
     let failing = false;
     const { releases, make } = recordingMaker(() =>
       failing ? 'The shop could not make the page of product 3 (it answered 500): publish again.' : null,
@@ -193,17 +172,17 @@ describe(`publishing the catalogue, on ${TEST_DATABASE_KIND}`, () => {
     expect(failed.latest?.error).toBe('The shop could not make the page of product 3 (it answered 500): publish again.');
     expect(failed.live).toBeNull();
     expect(failed.unpublishedSaves).toBe(1);
-    expect(served.switches).toEqual(['/product/3 4500']);
+    expect(served.prices()).toEqual([4500]);
 
     failing = false;
     await requestPublish(db, editor);
     await expect.poll(async () => (await publishState(db)).latest?.status, { timeout: 5000 }).toBe('live');
     expect(releases).toEqual(['45', '46']);
-    expect(served.switches).toEqual(['/product/3 4500', '/product/3 4600']);
+    expect(served.prices()).toEqual([4500, 4600]);
   });
 
   it('a catalogue the schema refuses is not published: the editor reads which file and field, in words', async () => {
-    const served = recordingServer();
+    const served = recordingSwitch();
     const worker = publisher(served, makeRelease);
     await worker.caughtUp;
     await save(withPrice('29.999'));
@@ -221,7 +200,7 @@ describe(`publishing the catalogue, on ${TEST_DATABASE_KIND}`, () => {
   });
 
   it('a failed publish tells the editor why in words, never with a path on the server; the log keeps the detail', async () => {
-    const served = recordingServer();
+    const served = recordingSwitch();
     const place = join(root, 'content', 'products', 'state', 'release.json');
     const worker = publisher(served, async () => {
       throw new Error(`ENOENT: no such file or directory, open '${place}'`);
@@ -244,20 +223,20 @@ describe(`publishing the catalogue, on ${TEST_DATABASE_KIND}`, () => {
   });
 
   it('one server makes a release and the others serve it: three servers, one release per publish, and a restart', async () => {
-    const servers = [recordingServer(), recordingServer(), recordingServer()];
+    const servers = [recordingSwitch(), recordingSwitch(), recordingSwitch()];
     const makers = servers.map(() => recordingMaker());
     const started = servers.map((served, i) => publisher(served, (makers[i] as ReturnType<typeof recordingMaker>).make));
     await Promise.all(started.map((w) => w.caughtUp));
     // The seed: made once, by whichever took its lease first; the others fetched it.
     expect(makers.flatMap((m) => m.releases)).toEqual(['45']);
-    for (const served of servers) expect(served.switches).toEqual(['/product/3 4500']);
+    for (const served of servers) expect(served.prices()).toEqual([4500]);
     for (const price of ['51', '52.5']) {
       await save(withPrice(price));
       await requestPublish(db, editor);
       await expect.poll(async () => (await publishState(db)).latest?.status, { timeout: 5000 }).toBe('live');
       for (const w of started) w.nudge();
-      const page = `/product/3 ${Math.round(Number(price) * 100)}`;
-      await expect.poll(() => servers.map((s) => s.switches.at(-1)), { timeout: 5000 }).toEqual([page, page, page]);
+      const page = Math.round(Number(price) * 100);
+      await expect.poll(() => servers.map((s) => s.prices().at(-1)), { timeout: 5000 }).toEqual([page, page, page]);
     }
     expect(makers.flatMap((m) => m.releases).sort()).toEqual(['45', '51', '52.5']);
     // Each release is stored once, its files named by their bytes and checked when read.
@@ -265,26 +244,26 @@ describe(`publishing the catalogue, on ${TEST_DATABASE_KIND}`, () => {
     expect(Number(stored[0]?.n)).toBe(3);
 
     // A server that starts now serves the live publish once caughtUp settles (it then listens), without making it.
-    const restarted = recordingServer();
+    const restarted = recordingSwitch();
     const again = recordingMaker();
     await publisher(restarted, again.make).caughtUp;
-    expect(restarted.switches).toEqual(['/product/3 5250']);
+    expect(restarted.prices()).toEqual([5250]);
     expect(again.releases).toEqual([]);
   });
 
   it('a stored release whose bytes were changed is not served: the server says so, and serves what it had', async () => {
-    const served = recordingServer();
+    const served = recordingSwitch();
     await publisher(served, recordingMaker().make).caughtUp;
     await save(withPrice('53'));
     await requestPublish(db, editor);
     await expect.poll(async () => (await publishState(db)).latest?.status, { timeout: 5000 }).toBe('live');
-    await db.query(`update public.catalogue_release_files set bytes = convert_to('/product/3 1', 'UTF8')
-                     where bytes = convert_to('/product/3 5300', 'UTF8')`);
+    await db.query(`update public.catalogue_release_files set bytes = convert_to('1', 'UTF8')
+                     where bytes = convert_to('5300', 'UTF8')`);
     const logs = captureLogs('error');
     try {
-      const other = recordingServer();
+      const other = recordingSwitch();
       await publisher(other, recordingMaker().make).caughtUp;
-      expect(other.switches).toEqual([]);
+      expect(other.prices()).toEqual([]);
       expect(catalogueHealth()).toMatch(/could not switch to it .*does not match its digest/);
     } finally {
       logs.restore();
@@ -292,7 +271,7 @@ describe(`publishing the catalogue, on ${TEST_DATABASE_KIND}`, () => {
   });
 
   it('a server that cannot switch to the live publish says so in its readiness, until it can', async () => {
-    const here = recordingServer();
+    const here = recordingSwitch();
     await publisher(here, recordingMaker().make).caughtUp;
     await save(withPrice('52'));
     await requestPublish(db, editor);
@@ -304,20 +283,20 @@ describe(`publishing the catalogue, on ${TEST_DATABASE_KIND}`, () => {
     const logs = captureLogs('error');
     try {
       const broken = recordingMaker(() => 'The catalogue cannot be published: out of memory');
-      await publisher(recordingServer(), broken.make).caughtUp;
+      await publisher(recordingSwitch(), broken.make).caughtUp;
       expect(catalogueHealth()).toMatch(
         /^failed: publish \d+ is live but this server could not switch to it \(it tries again every 5 minutes\): The catalogue cannot be published: out of memory$/,
       );
     } finally {
       logs.restore();
     }
-    await publisher(recordingServer(), recordingMaker().make).caughtUp;
+    await publisher(recordingSwitch(), recordingMaker().make).caughtUp;
     expect(catalogueHealth()).toBe('ok');
   });
 
   it('serves an earlier publish again on every server, in the activity log; what was saved since waits to be published', async () => {
-    const here = recordingServer();
-    const there = recordingServer();
+    const here = recordingSwitch();
+    const there = recordingSwitch();
     const workers = [publisher(here, recordingMaker().make), publisher(there, recordingMaker().make)];
     await Promise.all(workers.map((w) => w.caughtUp));
     const publishAt = async (price: string) => {
@@ -342,9 +321,7 @@ describe(`publishing the catalogue, on ${TEST_DATABASE_KIND}`, () => {
     const again = await servePublishAgain(db, editor, first);
     if (!again.ok) throw new Error(again.message);
     for (const w of workers) w.nudge();
-    await expect
-      .poll(() => [here.switches.at(-1), there.switches.at(-1)], { timeout: 5000 })
-      .toEqual(['/product/3 4600', '/product/3 4600']);
+    await expect.poll(() => [here.prices().at(-1), there.prices().at(-1)], { timeout: 5000 }).toEqual([4600, 4600]);
     const state = await publishState(db);
     expect(state.live).toMatchObject({ id: again.publish.id, againOf: first, upToRevision: again.publish.upToRevision });
     // The saves after the first publish (47, 48) are not what shoppers see.
@@ -365,7 +342,7 @@ describe(`publishing the catalogue, on ${TEST_DATABASE_KIND}`, () => {
        values ('editor@example.com', 'building', now(), $1)`,
       [`${(await import('node:os')).hostname()}:${process.env.PORT ?? ''}`],
     );
-    const worker = publisher(recordingServer(), recordingMaker().make);
+    const worker = publisher(recordingSwitch(), recordingMaker().make);
     await worker.caughtUp;
     const state = await publishState(db);
     expect(state.latest?.status).toBe('failed');

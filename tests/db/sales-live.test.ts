@@ -8,19 +8,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { catalogueIndex } from '@/features/catalogue/catalogue';
-import { pricedAt, type Sale } from '@/features/catalogue/sale';
-import type { CatalogueInUse } from '@/features/catalogue/served-catalogue.server';
+import type { Sale } from '@/features/catalogue/sale';
 import { serveCatalogue } from '@/features/catalogue/served-catalogue.server';
 import { recordOrder } from '@/features/checkout/order.server';
 import { quoteRates } from '@/features/checkout/rates.server';
 import { startCheckout } from '@/features/checkout/start-checkout.server';
 import { type ReleaseSwitch, requestPublish } from '@/features/editor/publish.server';
 import { type PublishWorker, startPublisher } from '@/features/editor/publisher.server';
-import type { ReleaseFile } from '@/features/editor/release.server';
 import { createTestProcessor } from '@/server/payments/test-processor.server';
 import { createRateTableShipping } from '@/server/shipping/rate-table.server';
 import { loadCatalogue } from '../unit/load-catalogue';
 import { SAVANNAH } from './order-fixtures';
+import { recordingSwitch } from './recording-switch';
 import { suiteDatabase, TEST_DATABASE_KIND } from './test-database';
 
 const db = suiteDatabase();
@@ -38,27 +37,6 @@ const onSale = (start: Date, end: Date) =>
 const inSeconds = (s: number) => new Date(Date.now() + s * 1000);
 
 // The publisher ---------------------------------------------------------------------------------------------------
-
-/** A release switch whose pages say the scrubs' price at the moment they were rendered for; it records what it sent. */
-function recordingServer(): ReleaseSwitch & { switches: { price: number; at: number }[]; renders: number } {
-  const served = {
-    code: 'test-code',
-    switches: [] as { price: number; at: number }[],
-    renders: 0,
-    async render(path: string, locals: Parameters<ReleaseSwitch['render']>[1]): Promise<ReleaseFile> {
-      const { release, at } = locals.catalogueRender as CatalogueInUse;
-      served.renders++;
-      const scrubs = release.products.find((p) => p.id === 3);
-      const price = scrubs ? pricedAt(scrubs, at ?? new Date()).priceCents : 0;
-      return { path, status: 200, headers: { 'content-type': 'text/html' }, body: new TextEncoder().encode(String(price)) };
-    },
-    async prepare(files: readonly ReleaseFile[]) {
-      const page = files.find((f) => f.path === '/product/3');
-      return () => served.switches.push({ price: Number(new TextDecoder().decode(page?.body)), at: Date.now() });
-    },
-  };
-  return served;
-}
 
 const workers: PublishWorker[] = [];
 function publisher(served: ReleaseSwitch, root?: string) {
@@ -88,7 +66,7 @@ afterAll(() => Promise.all(workers.splice(0).map((w) => w.stop())));
 
 describe(`a sale goes live and ends on time, on ${TEST_DATABASE_KIND}`, () => {
   it('published before it starts: its pages go out at its start, and those of the price again at its end', async () => {
-    const served = recordingServer();
+    const served = recordingSwitch();
     await publisher(served).caughtUp;
     expect(served.switches.map((s) => s.price)).toEqual([4500]);
     // Far enough ahead that the publish is live before the start even beside the whole suite on two cores (a start
@@ -117,10 +95,10 @@ describe(`a sale goes live and ends on time, on ${TEST_DATABASE_KIND}`, () => {
   it('a server that starts during a sale serves it before it listens', async () => {
     await save(onSale(inSeconds(-60), inSeconds(60)));
     await requestPublish(db, editor);
-    const first = recordingServer();
+    const first = recordingSwitch();
     await publisher(first).caughtUp;
     await expect.poll(() => first.switches.map((s) => s.price), { timeout: 5000 }).toEqual([3900]);
-    const restarted = recordingServer();
+    const restarted = recordingSwitch();
     await publisher(restarted).caughtUp;
     expect(restarted.switches.map((s) => s.price)).toEqual([3900]);
   });
@@ -130,7 +108,7 @@ describe(`a sale goes live and ends on time, on ${TEST_DATABASE_KIND}`, () => {
     try {
       cpSync('content/products', join(root, 'content/products'), { recursive: true });
       writeFileSync(join(root, 'content/products', SCRUBS), onSale(inSeconds(-60), inSeconds(3600)));
-      const served = recordingServer();
+      const served = recordingSwitch();
       await publisher(served, root).caughtUp;
       expect(served.switches.map((s) => s.price)).toEqual([3900]);
     } finally {

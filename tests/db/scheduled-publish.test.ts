@@ -5,7 +5,6 @@
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type AdminDeps, listActions } from '@/features/admin/admin.server';
-import type { CatalogueInUse } from '@/features/catalogue/served-catalogue.server';
 import { serveCatalogue } from '@/features/catalogue/served-catalogue.server';
 import { PublishError } from '@/features/editor/catalogue-snapshot.server';
 import type { EditorCaller } from '@/features/editor/editors.server';
@@ -18,7 +17,7 @@ import {
   startDuePublishes,
 } from '@/features/editor/publish-schedule.server';
 import { type PublishWorker, startPublisher } from '@/features/editor/publisher.server';
-import { makeRelease, type ReleaseFile } from '@/features/editor/release.server';
+import { makeRelease } from '@/features/editor/release.server';
 import { cancelScheduleRoute, scheduleRoute } from '@/features/editor/schedule-routes.server';
 import { instantToWall } from '@/features/editor/shop-time';
 import { createBuiltInAuth } from '@/server/auth/builtin.server';
@@ -28,6 +27,7 @@ import { asService } from '@/server/db/roles.server';
 import { captureLogs } from '@/server/log.server';
 import { browser } from './browser';
 import { orderFixtures } from './order-fixtures';
+import { recordingSwitch } from './recording-switch';
 import { databaseUrl, suiteDatabase, TEST_DATABASE_KIND } from './test-database';
 
 const db = suiteDatabase();
@@ -229,24 +229,6 @@ describe(`the endpoints, on ${TEST_DATABASE_KIND}`, () => {
 
 // The publisher ---------------------------------------------------------------------------------------------------
 
-/** A server's release switch that records when it served which price of the scrubs. */
-function recordingServer(): ReleaseSwitch & { switches: { price: string; at: number }[] } {
-  const served = {
-    code: 'test-code',
-    switches: [] as { price: string; at: number }[],
-    async render(path: string, locals: Parameters<ReleaseSwitch['render']>[1]): Promise<ReleaseFile> {
-      const { release } = locals.catalogueRender as CatalogueInUse;
-      const price = String((release.products.find((p) => p.id === 3)?.priceCents ?? 0) / 100);
-      return { path, status: 200, headers: { 'content-type': 'text/html' }, body: new TextEncoder().encode(price) };
-    },
-    async prepare(files: readonly ReleaseFile[]) {
-      const price = new TextDecoder().decode(files.find((f) => f.path === '/product/3')?.body);
-      return () => served.switches.push({ price, at: Date.now() });
-    },
-  };
-  return served;
-}
-
 const workers: PublishWorker[] = [];
 function publisher(served: ReleaseSwitch, make: typeof makeRelease = makeRelease): PublishWorker {
   const worker = startPublisher(db, { served, checkEveryMs: 3_600_000, make });
@@ -269,7 +251,7 @@ describe(`the publisher and scheduled publishes, on ${TEST_DATABASE_KIND}`, () =
 
   it('publishes what is saved at the time: live within seconds of it', async () => {
     serveCatalogue(null);
-    const served = recordingServer();
+    const served = recordingSwitch();
     await publisher(served).caughtUp;
     await saveScrubs('39');
     const runAt = inSeconds(2);
@@ -278,7 +260,7 @@ describe(`the publisher and scheduled publishes, on ${TEST_DATABASE_KIND}`, () =
     // The publisher looks once it is told (here, as the schedule is made elsewhere, at its next look) and wakes at the time.
     workers[0]?.nudge();
     await expect.poll(async () => (await publishState(db)).live?.status, { timeout: 8000 }).toBe('live');
-    expect(served.switches.map((s) => s.price)).toEqual(['45', '39']);
+    expect(served.prices()).toEqual([4500, 3900]);
     const switched = served.switches[1];
     expect(switched?.at).toBeGreaterThanOrEqual(runAt.getTime());
     expect((switched?.at ?? 0) - runAt.getTime()).toBeLessThan(SWITCH_MS);
@@ -287,8 +269,8 @@ describe(`the publisher and scheduled publishes, on ${TEST_DATABASE_KIND}`, () =
   });
 
   it('with two servers, one publish at the time, and both serve it', async () => {
-    const here = recordingServer();
-    const there = recordingServer();
+    const here = recordingSwitch();
+    const there = recordingSwitch();
     await Promise.all([publisher(here), publisher(there)].map((w) => w.caughtUp));
     await saveScrubs('41');
     const runAt = inSeconds(1.5);
@@ -296,7 +278,7 @@ describe(`the publisher and scheduled publishes, on ${TEST_DATABASE_KIND}`, () =
     if (!made.ok) throw new Error(made.message);
     for (const w of workers) w.nudge();
     // One starts it at its time, the other serves it about a second after it is live.
-    await expect.poll(() => [here.switches.at(-1)?.price, there.switches.at(-1)?.price], { timeout: 8000 }).toEqual(['41', '41']);
+    await expect.poll(() => [here.prices().at(-1), there.prices().at(-1)], { timeout: 8000 }).toEqual([4100, 4100]);
     for (const switched of [here.switches.at(-1), there.switches.at(-1)])
       expect((switched?.at ?? 0) - runAt.getTime()).toBeLessThan(SWITCH_MS + 1500);
     const publishes = await db.query<{ status: string }>('select status from public.catalogue_publishes');
@@ -304,7 +286,7 @@ describe(`the publisher and scheduled publishes, on ${TEST_DATABASE_KIND}`, () =
   });
 
   it('one that fails is listed as failed with why, shoppers keep what they had, and the failure is logged', async () => {
-    const served = recordingServer();
+    const served = recordingSwitch();
     let failing = false;
     await publisher(served, async (snapshot, options) => {
       if (failing) throw new PublishError('The shop could not make the page of product 3 (it answered 500): publish again.');
