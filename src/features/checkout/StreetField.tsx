@@ -29,8 +29,9 @@ interface StreetFieldProps {
  * The street field as a combobox (the WAI-ARIA pattern, list autocomplete without automatic selection): from 3
  * characters and a 250 ms pause it asks /api/address-suggestions and lists up to 5 US addresses; Down and Up move
  * through them, Enter or a click chooses one (filling street, city, state and ZIP), Escape closes the list. A newer
- * keystroke aborts the request before it. No list appears when the shop has no suggestion service or the request
- * fails: the field is then just typed in.
+ * keystroke makes the request before it stale (its list is never shown) without aborting it: its answer may still say
+ * that the shop has no suggestion service, and the field then stops asking. No list appears when the shop has none or
+ * the request fails: the field is then just typed in.
  */
 export default function StreetField({ label, name, autoComplete, inputId, value, error, onType, onChoose }: StreetFieldProps) {
   const [options, setOptions] = useState<AddressSuggestion[]>([]);
@@ -40,6 +41,8 @@ export default function StreetField({ label, name, autoComplete, inputId, value,
   const [plain] = useState(() => suggestionsOff);
   const pending = useRef<AbortController | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  /** Counts what was typed: an answer to anything but the newest is stale. */
+  const typed = useRef(0);
   const listId = `${inputId}-suggestions`;
   const expanded = open && options.length > 0;
 
@@ -63,7 +66,8 @@ export default function StreetField({ label, name, autoComplete, inputId, value,
   };
 
   function ask(text: string) {
-    cancel();
+    clearTimeout(timer.current);
+    const turn = ++typed.current;
     setActive(-1);
     if (suggestionsOff || !wantsSuggestions(text)) {
       setOptions([]);
@@ -75,13 +79,14 @@ export default function StreetField({ label, name, autoComplete, inputId, value,
       pending.current = controller;
       fetchSuggestions(text, controller.signal).then(
         (answer) => {
-          if (controller.signal.aborted) return;
+          // The shop has no suggestion service: learnt even from an answer a newer keystroke made stale.
           if (answer && !answer.enabled) suggestionsOff = true;
+          if (controller.signal.aborted || turn !== typed.current) return;
           const list = answer?.enabled ? answer.suggestions : [];
           setOptions(list);
           setOpen(list.length > 0);
         },
-        // Aborted: a newer keystroke's request owns the list now.
+        // Aborted: the field is gone, or a suggestion was chosen.
         () => {},
       );
     }, SUGGEST_DEBOUNCE_MS);
