@@ -50,7 +50,7 @@ onOwnShop.describe('scheduled changes', () => {
 
   onOwnShop(
     'a sale set on a desktop starts and ends by itself: a shopper on a phone sees it struck through on the page, the home grid and its JSON-LD, and is charged it; then the price again',
-    async ({ page, browser, baseURL, signInAdmin }, testInfo) => {
+    async ({ page, browser, baseURL, signInAdmin, shop }, testInfo) => {
       onOwnShop.setTimeout(120_000); // a publish, then the sale's end
       await signInAdmin('sale-desk');
       await page.goto('/admin/catalogue/06-turmeric-body-oil');
@@ -72,12 +72,17 @@ onOwnShop.describe('scheduled changes', () => {
 
       const shopper = await phone(browser, baseURL);
       // Published before the start (a release takes a second or two): the sale's pages go out at its start.
+      // Should it not come, the server's log says which release it served and when it changed pages (once in CI, it
+      // did not, with the publish live 5 s after the sale's start; not reproduced yet).
       await expect
         .poll(async () => /Sale: was (<!-- -->)?\$35\.00/.test(await (await shopper.context.request.get('/product/6')).text()), {
           timeout: Math.max(0, start.getTime() - Date.now()) + 10_000,
           intervals: [250],
         })
-        .toBe(true);
+        .toBe(true)
+        .catch((error: Error) => {
+          throw new Error(`${error.message}\nThe server's log:\n${shop.output().slice(-6000)}`);
+        });
       const began = Date.now();
       testInfo.annotations.push({
         type: 'sale',
