@@ -4,10 +4,10 @@ import { startShop } from '../../scripts/bench-shop.mjs';
 import { freePort } from '../../scripts/free-port.mjs';
 import { expect, test } from './fixtures';
 
-// The built server's stop on SIGTERM (src/edge/graceful-stop.ts, README "Stopping behind a proxy"): every connection it
-// took gets its answer. Before, with 80 shoppers mid-request, 36-59 of them (41 here) got ECONNRESET: the listener closed
-// with connections in its backlog, and kept-alive connections whose next request had not been read yet were closed as
-// idle. `node scripts/bench-edge.mjs --only sigterm` measures the same, for docs/performance.md.
+// The built server's stop on SIGTERM (src/edge/graceful-stop.ts, docs/operating.md "Stopping behind a proxy"): every
+// connection it took gets its answer. Before, with 80 shoppers mid-request, 36-59 of them (41 here) got ECONNRESET: the
+// listener closed with connections in its backlog, and kept-alive connections whose next request had not been read yet
+// were closed as idle. `node scripts/bench-edge.mjs --only sigterm` measures the same, for docs/performance.md.
 
 test.describe('stopping the built server', () => {
   test.slow();
