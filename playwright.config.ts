@@ -29,7 +29,10 @@ export default defineConfig({
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
   use: {
     baseURL,
-    trace: 'retain-on-failure',
+    // No trace unless asked for (`npx playwright test <spec> --trace on`): recording one for every test, to keep the
+    // failures', took about a third of the suite's CPU (the browser renders a screencast and DOM snapshots at every
+    // step), and CI keeps no files to read one from. A failure's message and the server's log say what went wrong.
+    trace: 'off',
     launchOptions: { executablePath, args: CHROMIUM_ARGS },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], launchOptions: { executablePath, args: CHROMIUM_ARGS } } }],
