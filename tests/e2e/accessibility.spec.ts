@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
+import { axeViolations } from './axe';
 import { expect, test } from './fixtures';
 import { allHydrated, hydrated, openAccountDialog } from './journeys';
 
@@ -7,7 +7,6 @@ import { allHydrated, hydrated, openAccountDialog } from './journeys';
 // axe runs its rules in the page: about 1 s on a quiet machine, over 20 s measured on a 2-core one at load 17. What a
 // test waits for is what a shopper sees (allHydrated), never a pause; the time allowed (3 × 30 s) is for axe.
 test.slow();
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
 
 const PAGES = [
   '/',
@@ -30,10 +29,7 @@ for (const path of PAGES) {
       await page.setViewportSize(viewport);
       await page.goto(path);
       await allHydrated(page);
-      const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
-      expect(results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual(
-        [],
-      );
+      expect(await axeViolations(page)).toEqual([]);
     });
   }
 }
@@ -45,8 +41,7 @@ for (const pane of ['Log in', 'Sign up'] as const) {
     await expect(
       dialog.getByRole('button', { name: pane === 'Log in' ? 'Log in' : 'Create account', exact: true }).last(),
     ).toBeVisible();
-    const results = await new AxeBuilder({ page }).include('dialog').withTags(AXE_TAGS).analyze();
-    expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    expect(await axeViolations(page, 'dialog')).toEqual([]);
   });
 }
 
@@ -57,8 +52,7 @@ test('the reset form refusing an expired link has no WCAG 2.2 AA violations', as
   await page.getByLabel('Confirm new password').fill('a new password 1');
   await page.getByRole('button', { name: 'Set new password' }).click();
   await expect(page.getByRole('alert')).toHaveText('This link is invalid or has expired. Please request a new one.');
-  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
 });
 
 test('toasts on screen (an error and a success) have no WCAG 2.2 AA violations', async ({ page }) => {
@@ -69,6 +63,5 @@ test('toasts on screen (an error and a success) have no WCAG 2.2 AA violations',
   await page.getByRole('button', { name: 'Add to Cart' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Login to like products' })).toBeVisible();
   await expect(page.getByRole('status').filter({ hasText: 'Added 1 × Turmeric Face Soap to your cart' })).toBeVisible();
-  const results = await new AxeBuilder({ page }).include('.toaster').withTags(AXE_TAGS).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  expect(await axeViolations(page, '.toaster')).toEqual([]);
 });

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { orderNumber } from '@/features/orders/orders';
+import { axeViolations } from './axe';
 import { expect, test } from './fixtures';
 import { allHydrated, buy, hydrated, message, newShopper, signedInAdmin } from './journeys';
 
@@ -127,8 +127,6 @@ test.describe('the admin’s customers', () => {
     const bought = await buy(page.request, baseURL ?? '', [SOAP], guest);
     await signInAdmin('customers-mobile');
     await page.setViewportSize({ width: 390, height: 844 });
-    const axe = () =>
-      new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
     const fits = () =>
       page.evaluate(() => ({
         page: document.documentElement.scrollWidth <= window.innerWidth,
@@ -145,7 +143,7 @@ test.describe('the admin’s customers', () => {
       expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
     }
     await expect(row.locator('[data-label="Spent"]')).toHaveText(dollars(bought.totalCents));
-    expect((await axe()).violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: testInfo.outputPath('customers-phone.png'), fullPage: true });
 
     await row.getByRole('link', { name: guest.name }).click();
@@ -153,7 +151,7 @@ test.describe('the admin’s customers', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(guest.name);
     await allHydrated(page);
     expect(await fits()).toEqual({ page: true, table: true });
-    expect((await axe()).violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: testInfo.outputPath('customer-phone.png'), fullPage: true });
   });
 });

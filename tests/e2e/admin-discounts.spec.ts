@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import type { E2EAdmin } from './admin-accounts';
+import { axeViolations } from './axe';
 import { expect, test } from './fixtures';
 import { hydrated, signedInAdmin } from './journeys';
 
@@ -18,13 +18,6 @@ const VIEWPORTS: { name: string; admin: E2EAdmin; viewport: { width: number; hei
   { name: 'desktop', admin: 'discounts', viewport: { width: 1280, height: 900 } },
   { name: 'phone', admin: 'promotions', viewport: { width: 390, height: 844 } },
 ];
-
-async function axe(page: Page) {
-  const result = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
-    .analyze();
-  expect(result.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
-}
 
 const fitsWidth = async (page: Page, width: number) =>
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
@@ -81,7 +74,7 @@ for (const { name, admin, viewport } of VIEWPORTS) {
     await expect(page.getByLabel(/^Ends \(/)).toHaveValue('2031-01-31T23:30');
     await page.screenshot({ path: testInfo.outputPath(`code-${name}.png`), fullPage: true });
     await fitsWidth(page, viewport.width);
-    await axe(page);
+    expect(await axeViolations(page)).toEqual([]);
 
     // Paused, after confirming.
     await hydrated(page, '.discount-status-line');
@@ -118,7 +111,7 @@ for (const { name, admin, viewport } of VIEWPORTS) {
     await expect(preview).toContainText('you get whichever saves you more');
     await on.uncheck();
     await expect(preview).toContainText('Off: shoppers get no offer.');
-    await axe(page);
+    expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: testInfo.outputPath(`list-${name}.png`), fullPage: true });
     await page.getByRole('button', { name: 'Save offer' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Automatic offer saved.' })).toBeVisible();

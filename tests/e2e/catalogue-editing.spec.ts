@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { type E2EAdmin, editorEmail } from './admin-accounts';
+import { axeViolations } from './axe';
 import { expect, test } from './fixtures';
 import { allHydrated, hydrated, signedInShopper } from './journeys';
 
@@ -206,10 +206,7 @@ test.describe('the catalogue editor', () => {
       await page.goto(path);
       await allHydrated(page);
       expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
-      const results = await new AxeBuilder({ page })
-        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
-        .analyze();
-      expect(results.violations.map((v) => `${path} ${v.id}: ${v.help}`)).toEqual([]);
+      expect(await axeViolations(page), path).toEqual([]);
     }
   });
 
@@ -228,15 +225,6 @@ test.describe('the catalogue editor', () => {
     });
   }
 });
-
-/** What axe finds against WCAG 2.2 AA in the product's form, as it is now. */
-async function axeViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page })
-    .include('.editor-product')
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
-    .analyze();
-  return results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
 
 /** An editor's day on `slug`'s form; it ends by undoing its first save, so the product's text is the seed's again. */
 async function editorJourney(page: Page, slug: string, shot: (name: string) => string) {
@@ -269,7 +257,7 @@ async function editorJourney(page: Page, slug: string, shot: (name: string) => s
   expect(gap).toBeGreaterThanOrEqual(0);
   expect(gap).toBeLessThan(20);
   await page.screenshot({ path: shot('refused.png'), fullPage: false });
-  expect(await axeViolations(page)).toEqual([]);
+  expect(await axeViolations(page, '.editor-product')).toEqual([]);
   // The list by Save links to each field.
   const fix = page.getByRole('region', { name: 'To fix before saving' });
   await expect(fix.getByRole('link')).toHaveText([
@@ -347,7 +335,7 @@ async function editorJourney(page: Page, slug: string, shot: (name: string) => s
   await expect(both.getByRole('radio', { name: /^Keep mine/ })).toBeChecked();
   await expect(both).toContainText(theirs);
   await crossed.screenshot({ path: shot('crossed.png') });
-  expect(await axeViolations(other)).toEqual([]);
+  expect(await axeViolations(other, '.editor-product')).toEqual([]);
   await crossed.getByRole('button', { name: 'Save with these choices' }).click();
   await expect(other.locator('.editor-status')).toHaveText(/^Saved at .*: description changed; usage changed\./);
   await expect(other.getByLabel('Category label')).toHaveValue('Gift Box');

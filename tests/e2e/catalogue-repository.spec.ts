@@ -1,10 +1,10 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContext, type Page, request as playwrightRequest } from '@playwright/test';
 import { unzip } from '../db/unzip';
 import { adminEmail, editorEmail } from './admin-accounts';
+import { axeViolations } from './axe';
 import { expect, test } from './fixtures';
 import { hydrated, logIn, signedInAdmin, signedInShopper } from './journeys';
 import { type SecondShop, startSecondShop } from './second-shop';
@@ -113,14 +113,6 @@ async function openCatalogue(page: Page, phone: boolean) {
     await page.locator('.nav-mobile').getByRole('link', { name: 'Admin', exact: true }).click();
   } else await nav.getByRole('link', { name: 'Admin', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Catalogue');
-}
-
-async function axeViolations(page: Page, selector: string): Promise<string[]> {
-  const results = await new AxeBuilder({ page })
-    .include(selector)
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
-    .analyze();
-  return results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
 
 test('on a desktop, an editor sees what the deploy changed under their save, keeps the saved price, and downloads the catalogue as saved', async ({

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
 import { readDevMailbox } from '@/server/mail/dev-mailbox.server';
 import type { E2EAdmin } from './admin-accounts';
+import { axeViolations } from './axe';
 import { expect, test } from './fixtures';
 import { addFromProductPage, checkoutTo, logIn, MAILBOX, newShopper, openCart, shippingAddress } from './journeys';
 
@@ -86,11 +86,7 @@ async function drawerTotals(page: Page) {
 /** What axe finds wrong in the open dialog (WCAG 2.2 AA and best practice), once its toasts have faded in. */
 async function dialogViolations(page: Page) {
   await page.waitForFunction(() => document.getAnimations().every((a) => a.playState === 'finished'));
-  const result = await new AxeBuilder({ page })
-    .include('dialog')
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
-    .analyze();
-  return result.violations.map((v) => `${v.id}: ${v.help}`);
+  return axeViolations(page, 'dialog');
 }
 
 /** A screenshot kept in the test's output directory, to look at what was built. */
