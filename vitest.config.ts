@@ -18,6 +18,10 @@ export default getViteConfig({
     // Vitest's default leaves a core free, which on 2 cores is one file at a time; two take the suite from about 7
     // minutes to under 4 here (docs/performance.md).
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // Each test file runs in a process of its own, and each database suite's compiles PGlite's WebAssembly there:
+    // without V8's optimising tier that costs about a fifth less CPU across the database suites (docs/performance.md),
+    // as it does for the server (scripts/server-flags.mjs).
+    execArgv: ['--liftoff-only'],
     projects: [
       {
         extends: true,

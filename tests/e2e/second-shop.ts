@@ -57,6 +57,8 @@ export async function startSecondShop(name: string, env: Record<string, string>,
       PGLITE_DIR: join(dir, 'pglite'),
       DEV_MAILBOX_PORT: String(mailboxPort),
       ADDRESS_LIMIT_FACTOR: '20',
+      // No proxy in front to drain: stopped, it stops at once rather than serving 5 s more (stop.spec.ts tests that).
+      SHUTDOWN_DRAIN_SECONDS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
