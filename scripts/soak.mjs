@@ -1,5 +1,5 @@
 // Soak test: the built shop (scripts/serve.mjs, embedded defaults: PGlite, test payment processor, rate-table
-// shipping) under SOAK_SHOPPERS simulated shoppers (default 200) for SOAK_SECONDS (default 60) on loopback. Each
+// shipping) under SOAK_SHOPPERS simulated shoppers (default 200) for SOAK_SECONDS (default 90) on loopback. Each
 // shopper browses (a product page, its reviews, the likes, the session), and one visit in four checks out as a guest
 // with the TEST MODE card. Passes when: no answer is an error (>= 400, or a failed connection); every paid order is in
 // the database exactly once, and every succeeded payment has its order; the server's memory is flat (the last third of
@@ -16,7 +16,10 @@ import { PGlite } from '@electric-sql/pglite';
 import { SERVER_ENV, SERVER_NODE_FLAGS } from './server-flags.mjs';
 
 const SHOPPERS = Number(process.env.SOAK_SHOPPERS ?? 200);
-const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
+// 90 s, not 60: under this load the server's memory climbs for about its first minute (V8 sizing its heap for the
+// load) and then holds (2026-11-28, 150 s: 542 MB in the middle third, 552 MB in the last). In 60 s the middle third
+// was still climbing and the check read 46-52 MB of growth against its 50; in 90 s the last third is past it.
+const SECONDS = Number(process.env.SOAK_SECONDS ?? 90);
 const MEMORY_GROWTH_MB = Number(process.env.SOAK_MEMORY_GROWTH_MB ?? 50);
 const root = new URL('..', import.meta.url).pathname;
 
