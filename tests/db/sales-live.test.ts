@@ -92,6 +92,43 @@ describe(`a sale goes live and ends on time, on ${TEST_DATABASE_KIND}`, () => {
     expect(Number.isInteger(pages) && pages > 10).toBe(true);
   }, 30_000);
 
+  it('a sale that starts while its publish is being switched in is served from its start, not from its end', async () => {
+    // The pages for the moment of the switch are readied before it; on a busy machine the sale can start meanwhile.
+    // The sale's pages must follow at once: from the moment the pages were readied for, not from the switch (which
+    // once left the price before the sale on the page until the sale's end, in scheduled-changes.spec.ts).
+    const recorder = recordingSwitch();
+    let hold: { until: number; readiedAt?: number } | null = null;
+    const busy: ReleaseSwitch = {
+      render: recorder.render,
+      async prepare(files) {
+        const held = hold;
+        hold = null;
+        if (held) {
+          held.readiedAt = Date.now();
+          await new Promise((resolve) => setTimeout(resolve, held.until - Date.now()));
+        }
+        return recorder.prepare(files);
+      },
+    };
+    await publisher(busy).caughtUp;
+    const start = inSeconds(5);
+    const end = inSeconds(9);
+    const publishHeld: { until: number; readiedAt?: number } = { until: start.getTime() + 500 };
+    hold = publishHeld;
+    await save(onSale(start, end));
+    await requestPublish(db, editor);
+    await expect.poll(() => recorder.switches.length, { timeout: 8000 }).toBeGreaterThanOrEqual(3);
+    // Readied before the start and switched in after it: the price, then the sale at once.
+    expect(publishHeld.readiedAt).toBeLessThan(start.getTime());
+    expect(recorder.switches[1]?.price).toBe(4500);
+    expect(recorder.switches[1]?.at).toBeGreaterThanOrEqual(start.getTime());
+    expect(recorder.switches[2]?.price).toBe(3900);
+    expect((recorder.switches[2]?.at ?? 0) - start.getTime()).toBeLessThan(500 + SWITCH_MS);
+    await expect.poll(() => recorder.switches.length, { timeout: 8000 }).toBe(4);
+    expect(recorder.switches[3]?.price).toBe(4500);
+    expect(recorder.switches[3]?.at).toBeGreaterThanOrEqual(end.getTime());
+  }, 30_000);
+
   it('a server that starts during a sale serves it before it listens', async () => {
     await save(onSale(inSeconds(-60), inSeconds(60)));
     await requestPublish(db, editor);

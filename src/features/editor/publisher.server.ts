@@ -170,17 +170,23 @@ export function startPublisher(db: Database, options: PublisherOptions): Publish
   /** Serves `release` from now on: its pages of the sales running now, and its catalogue to the app, in one step. */
   async function show(release: Release): Promise<void> {
     if (shown?.key === release.key) return;
-    const flip = await served.prepare(filesAt(release, Date.now()));
+    const readiedFor = Date.now();
+    const flip = await served.prepare(filesAt(release, readiedFor));
     flip();
     serveCatalogue(release.catalogue);
     if (shown) earlierPictures = shown.pictures;
     shown = release;
-    void followSales(release);
+    // From the moment the pages were readied for, not from now: a sale that started while they were readied (a busy
+    // machine) has its pages sent at once, where following from now would wait for its end.
+    void followSales(release, readiedFor);
   }
 
-  /** While `release` is served: from each moment a sale starts or ends, its pages for then (readied just before). */
-  async function followSales(release: Release): Promise<void> {
-    for (let next = nextPhaseAt(release, new Date()); next !== null; next = nextPhaseAt(release, new Date(next))) {
+  /**
+   * While `release` is served: from each moment after `from` that a sale starts or ends, its pages for then (readied
+   * just before; at once for a moment already past).
+   */
+  async function followSales(release: Release, from: number): Promise<void> {
+    for (let next = nextPhaseAt(release, new Date(from)); next !== null; next = nextPhaseAt(release, new Date(next))) {
       await until(next - PHASE_READY_MS, abort.signal);
       if (abort.signal.aborted || shown !== release) return;
       try {
