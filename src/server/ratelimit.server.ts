@@ -75,28 +75,58 @@ export function limitsFor(addressFactor: number): Limits {
 }
 
 /**
- * Counts a hit in a fixed window shared through the database, so every server process agrees.
- * Returns how many seconds to wait when the limit is passed.
+ * Counts a hit in a sliding window shared through the database, so every server process agrees. Hits are kept per
+ * fixed window; the count is this window's hits plus the last window's, weighed by the part of it still within
+ * `windowSeconds` of now, so the edge of a window is no moment to send twice the limit. A refused hit counts too:
+ * hammering on keeps a client refused. Returns how many seconds to wait when the limit is passed. `at` is the moment
+ * of the hit for tests; the database's clock otherwise.
  */
 export async function hit(
   db: Database,
   bucket: string,
   { limit, windowSeconds }: Limit,
+  at?: Date,
 ): Promise<{ ok: true } | { ok: false; retryAfter: number }> {
-  const [row] = await serviceStatement<{ hits: number; retry_after: number }>(
+  const [row] = await serviceStatement<{ hits: number; previous: number; elapsed: number }>(
     db,
-    `insert into public.rate_limits as r (bucket, window_start, hits)
-     values ($1, to_timestamp(floor(extract(epoch from now()) / $2) * $2), 1)
-     on conflict (bucket, window_start) do update set hits = r.hits + 1
-     returning r.hits, ceil(extract(epoch from r.window_start) + $2 - extract(epoch from now()))::int as retry_after`,
-    [bucket, windowSeconds],
+    `with moment as (select coalesce($3::timestamptz, now()) as now),
+     current as (
+       insert into public.rate_limits as r (bucket, window_start, hits)
+       select $1, to_timestamp(floor(extract(epoch from moment.now) / $2::int) * $2::int), 1 from moment
+       on conflict (bucket, window_start) do update set hits = r.hits + 1
+       returning r.hits, r.window_start
+     )
+     select current.hits,
+       coalesce((select p.hits from public.rate_limits p
+                 where p.bucket = $1 and p.window_start = current.window_start - make_interval(secs => $2::int)), 0) as previous,
+       extract(epoch from moment.now - current.window_start)::float8 as elapsed
+     from current, moment`,
+    [bucket, windowSeconds, at?.toISOString() ?? null],
   );
-  if (!row || row.hits <= limit) return { ok: true };
-  const retryAfter = Math.max(1, row.retry_after);
+  if (!row) return { ok: true };
+  const { hits, previous, elapsed } = row;
+  if (previous * (1 - elapsed / windowSeconds) + hits <= limit) return { ok: true };
+  const retryAfter = secondsUntilRoom({ limit, windowSeconds }, previous, hits, elapsed);
   const name = limitName(bucket);
   rateLimited.inc({ limit: name });
   log.warn({ limit: name, retryAfter }, 'rate limit hit');
   return { ok: false, retryAfter };
+}
+
+/**
+ * Seconds until one more hit would be allowed, if none comes meanwhile: `hits` in this window (the refused one
+ * included), `previous` in the last, `elapsed` seconds into this one.
+ */
+function secondsUntilRoom({ limit, windowSeconds }: Limit, previous: number, hits: number, elapsed: number): number {
+  // This window's hits alone leave room: wait for enough of the last window's to age out.
+  if (hits + 1 <= limit) return wholeSeconds((1 - (limit - hits - 1) / previous) * windowSeconds - elapsed);
+  // They do not: the rest of this window, then the part of the next after which this one's weigh little enough.
+  return wholeSeconds(windowSeconds - elapsed + (1 - (limit - 1) / hits) * windowSeconds);
+}
+
+/** At least a second, rounded up, and not up by the last bit of a floating-point sum (200.00000000000003 is 200). */
+function wholeSeconds(seconds: number): number {
+  return Math.max(1, Math.ceil(seconds - 1e-6));
 }
 
 /**

@@ -1,17 +1,22 @@
 -- What a Supabase project already has, created on plain PostgreSQL and PGlite so the migrations run unchanged.
 -- Never run against Supabase itself. Idempotent: safe on every start.
 
+-- Roles belong to the whole server, not to one database: two databases migrating at once for the first time (two
+-- shops, or the test suites, on one server) can both find a role missing, and the second to create it is told it
+-- exists. That is the outcome wanted, so it is not an error.
 do $$
+declare
+  wanted record;
 begin
-  if not exists (select from pg_roles where rolname = 'anon') then
-    create role anon nologin noinherit;
-  end if;
-  if not exists (select from pg_roles where rolname = 'authenticated') then
-    create role authenticated nologin noinherit;
-  end if;
-  if not exists (select from pg_roles where rolname = 'service_role') then
-    create role service_role nologin noinherit bypassrls;
-  end if;
+  for wanted in select * from (values ('anon', ''), ('authenticated', ''), ('service_role', ' bypassrls')) as r(name, extra) loop
+    if not exists (select from pg_roles where rolname = wanted.name) then
+      begin
+        execute format('create role %I nologin noinherit', wanted.name) || wanted.extra;
+      exception when duplicate_object or unique_violation then
+        null;
+      end;
+    end if;
+  end loop;
 end
 $$;
 
