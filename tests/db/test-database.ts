@@ -2,9 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { Database } from '@/server/db/database.server';
+import { lowerPasswordCostForTests } from '@/server/auth/password.server';
 import { openPglite } from '@/server/db/pglite.server';
 import { openPostgres } from '@/server/db/postgres.server';
 import { prepare } from './prepare-database';
+
+// Every suite with a database signs shoppers up and in: their passwords are hashed at a test's cost (the shop's own
+// is tested in src/server/auth/password.server.test.ts and by the scripts and servers the suites start).
+lowerPasswordCostForTests();
 
 /** Where the database suites run: PGlite in memory, or PostgreSQL when TEST_DATABASE_URL is set. */
 export const TEST_DATABASE_KIND = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';

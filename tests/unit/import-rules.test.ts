@@ -283,3 +283,16 @@ describe('the import rule', () => {
       ).toEqual([]);
   });
 });
+
+describe('what only tests may call', () => {
+  it('leaves the cost of password hashes to the shop: no source file or script lowers it', () => {
+    const call = /(?<!function )\blowerPasswordCostForTests\s*\(/;
+    const callers = [...sourceFiles('src'), ...sourceFiles('scripts'), ...sourceFiles('editor')].filter((file) =>
+      call.test(readFileSync(join(root, file), 'utf8')),
+    );
+    expect(callers).toEqual([]);
+    // The check sees a call where there is one (the tests' own), and not the definition.
+    expect(readFileSync(join(root, 'tests/db/test-database.ts'), 'utf8')).toMatch(call);
+    expect(readFileSync(join(root, 'src/server/auth/password.server.ts'), 'utf8')).toMatch(/function lowerPasswordCostForTests\(/);
+  });
+});

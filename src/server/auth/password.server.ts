@@ -1,11 +1,32 @@
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
 
-// scrypt with N=2^15, r=8, p=1 (about 32 MiB and tens of milliseconds): the parameters travel in the stored hash,
-// so they can be raised later without breaking existing passwords.
-const PARAMS = { N: 2 ** 15, r: 8, p: 1 } as const;
+interface ScryptParams {
+  N: number;
+  r: number;
+  p: number;
+}
+
+/**
+ * scrypt with N=2^15, r=8, p=1 (32 MiB and about a tenth of a second): the parameters travel in the stored hash, so
+ * they can be raised later without breaking existing passwords.
+ */
+export const SCRYPT_PARAMS: Readonly<ScryptParams> = { N: 2 ** 15, r: 8, p: 1 };
+/** The cost of new hashes. */
+let cost: Readonly<ScryptParams> = SCRYPT_PARAMS;
+
+/**
+ * New hashes in this process at N=2^10, a thirty-second of the work: for the database and API suites only, which hash
+ * hundreds of passwords (at the shop's cost a sixth of their CPU). Called by code, never by configuration: nothing in
+ * src/ or scripts/ calls it (tests/unit/import-rules.test.ts), so no server or script can be started with it. A cheap
+ * hash still names its cost, which is what verifying reads.
+ */
+export function lowerPasswordCostForTests(): void {
+  cost = { N: 2 ** 10, r: 8, p: 1 };
+}
+
 const KEY_LENGTH = 64;
 
-function derive(password: string, salt: Buffer, params: { N: number; r: number; p: number }): Promise<Buffer> {
+function derive(password: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
   const options: ScryptOptions = { ...params, maxmem: 128 * params.N * params.r * 2 };
   return new Promise((resolve, reject) =>
     scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key))),
@@ -15,8 +36,8 @@ function derive(password: string, salt: Buffer, params: { N: number; r: number; 
 /** A self-describing scrypt hash: scrypt$N$r$p$salt$key (base64url). */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS);
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const key = await derive(password, salt, cost);
+  return ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
 /** Whether the password matches the stored hash, compared in constant time. */
