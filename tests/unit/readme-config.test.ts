@@ -1,7 +1,7 @@
 /**
  * The README's configuration table names every variable the shop reads, and only those: the ones its configuration
  * schema reads (src/server/config.server.ts) and the ones read outside it by the scripts, the build and test configs
- * (the port `npm start` listens on, the graceful stop, the browser and port of the end-to-end tests, the PostgreSQL of
+ * (the port `npm start` listens on, the graceful stop, where new embedded databases come from, the browser and port of the end-to-end tests, the PostgreSQL of
  * the database suites). A variable added on one side and not the other fails here, naming it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -46,6 +46,7 @@ const OUTSIDE = [
     .filter((f) => f.endsWith('.mjs'))
     .map((f) => `scripts/${f}`),
   'src/edge/config.ts',
+  'src/server/db/pglite-init.ts',
   'astro.config.mjs',
   'editor/astro.config.mjs',
   'playwright.config.ts',
