@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, inject } from 'vitest';
-import type { Database } from '@/server/db/database.server';
 import { lowerPasswordCostForTests } from '@/server/auth/password.server';
+import type { Database } from '@/server/db/database.server';
 import { openPglite } from '@/server/db/pglite.server';
 import { openPostgres } from '@/server/db/postgres.server';
 import { prepare } from './prepare-database';

@@ -122,13 +122,7 @@ for (const signedInHint of [false, true]) {
     try {
       await page.setViewportSize({ width: 1280, height: 800 });
       if (signedInHint) await page.context().addCookies([{ name: 'aurelia_signed_in', value: '1', url: proxy.origin }]);
-      // No island starts: what is measured is the page's HTML and CSS as the bytes arrive.
-      await page.route('**/_astro/*.js', (route) => route.abort());
-      await page.addInitScript(recordShifts);
-      await page.goto(`${proxy.origin}/about`);
-      await expect(page.locator('.site-footer')).toBeAttached();
-      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-      const shifts = await page.evaluate(() => (window as unknown as { layoutShifts: Shift[] }).layoutShifts);
+      const shifts = await shiftsThrough(page, proxy, '/about');
       expect(proxy.stalled(), 'the proxy held the page back inside the header').toBe(true);
       expect(total(shifts), JSON.stringify(shifts, null, 1)).toBe(0);
     } finally {
@@ -151,18 +145,26 @@ test('an order history that arrives in two parts is painted whole (phone)', asyn
   try {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.context().addCookies([{ name: 'aurelia_signed_in', value: '1', url: proxy.origin }]);
-    await page.route('**/_astro/*.js', (route) => route.abort());
-    await page.addInitScript(recordShifts);
-    await page.goto(`${proxy.origin}/orders`);
-    await expect(page.locator('.site-footer')).toBeAttached();
-    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-    const shifts = await page.evaluate(() => (window as unknown as { layoutShifts: Shift[] }).layoutShifts);
+    const shifts = await shiftsThrough(page, proxy, '/orders');
     expect(proxy.stalled(), 'the proxy held the page back inside the Reorder button').toBe(true);
     expect(total(shifts), JSON.stringify(shifts, null, 1)).toBe(0);
   } finally {
     await proxy.close();
   }
 });
+
+/**
+ * The shifts seen while `path` arrives through `proxy`, its footer parsed and two frames drawn. No island starts: what
+ * is measured is the page's HTML and CSS as the bytes arrive.
+ */
+async function shiftsThrough(page: Page, proxy: { origin: string }, path: string): Promise<Shift[]> {
+  await page.route('**/_astro/*.js', (route) => route.abort());
+  await page.addInitScript(recordShifts);
+  await page.goto(`${proxy.origin}${path}`);
+  await expect(page.locator('.site-footer')).toBeAttached();
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  return page.evaluate(() => (window as unknown as { layoutShifts: Shift[] }).layoutShifts);
+}
 
 /**
  * An HTTP proxy to `origin` that answers `path` with `body` in two parts, `cut` bytes first and the rest 600 ms later

@@ -293,6 +293,8 @@ describe('what only tests may call', () => {
     expect(callers).toEqual([]);
     // The check sees a call where there is one (the tests' own), and not the definition.
     expect(readFileSync(join(root, 'tests/db/test-database.ts'), 'utf8')).toMatch(call);
-    expect(readFileSync(join(root, 'src/server/auth/password.server.ts'), 'utf8')).toMatch(/function lowerPasswordCostForTests\(/);
+    expect(readFileSync(join(root, 'src/server/auth/password.server.ts'), 'utf8')).toMatch(
+      /function lowerPasswordCostForTests\(/,
+    );
   });
 });
