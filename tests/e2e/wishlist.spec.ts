@@ -26,6 +26,38 @@ test.describe('wishlist', () => {
     await expect(dialog.getByRole('button', { name: 'Create account', exact: true })).toBeVisible();
   });
 
+  test('a shopper this browser saw signed in never sees the sign-in prompt while their list loads; a stale guess gives way', async ({
+    page,
+    baseURL,
+    signIn,
+  }) => {
+    await signIn();
+    const saved = await page.request.post('/api/favorites', { headers: { origin: baseURL ?? '' }, data: { productId: 2 } });
+    expect(saved.status()).toBeLessThan(300);
+    await openSignedIn(page, '/about');
+    // The session's answer held back: until it comes, the page has only this browser's guess to go by.
+    let answer: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    await page.route('**/api/auth/session', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/wishlist');
+    await expect(page.getByRole('status').filter({ hasText: 'Loading…' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Private Collection' })).toBeHidden();
+    answer();
+    await expect(items(page)).toHaveCount(1);
+
+    // Signed out elsewhere, the guess is stale: once the session answers, the prompt shows.
+    await page.context().clearCookies({ name: 'aurelia_session' });
+    await page.context().addCookies([{ name: 'aurelia_signed_in', value: '1', url: baseURL ?? '' }]);
+    await page.goto('/wishlist');
+    await expect(page.getByRole('heading', { name: 'Private Collection' })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: 'Loading…' })).toBeHidden();
+  });
+
   test('guests are asked to sign in to save favorites, on cards and on product pages; the API refuses them', async ({
     page,
     baseURL,

@@ -10,22 +10,32 @@ interface Props {
   children?: ReactNode;
 }
 
-/** A page part only for signed-in shoppers: guests see a prompt to sign in or create an account. */
+/**
+ * A page part only for signed-in shoppers: guests see a prompt to sign in or create an account. The page is the same
+ * for everyone, so it comes with the prompt; where this browser's shopper was signed in (<html data-signed-in>, set
+ * before the first paint), the prompt stays hidden and a line says their part is on its way, until the session
+ * answers (pages.css).
+ */
 export default function PrivateCollection({ title, text, children }: Props) {
   const user = useUser();
   if (user) return <>{children}</>;
   return (
-    <div className="private-prompt">
-      <h2>{title}</h2>
-      <p>{text}</p>
-      <div className="private-actions">
-        <button type="button" className="btn" onClick={() => $authModal.set('login')}>
-          Enter Collection
-        </button>
-        <button type="button" className="btn btn-outline" onClick={() => $authModal.set('signup')}>
-          Create Account
-        </button>
+    <>
+      <div className="private-prompt">
+        <h2>{title}</h2>
+        <p>{text}</p>
+        <div className="private-actions">
+          <button type="button" className="btn" onClick={() => $authModal.set('login')}>
+            Enter Collection
+          </button>
+          <button type="button" className="btn btn-outline" onClick={() => $authModal.set('signup')}>
+            Create Account
+          </button>
+        </div>
       </div>
-    </div>
+      <p className="private-waiting" role="status">
+        Loading…
+      </p>
+    </>
   );
 }
