@@ -78,7 +78,7 @@ declare global {
   namespace App {
     interface Locals {
       /**
-       * The catalogue a release is rendered with (decision 018): given only by the server itself, on its private
+       * The catalogue a release is rendered with (decision 019): given only by the server itself, on its private
        * listener for rendering a release (src/features/editor/release.server.ts), never by a request.
        */
       catalogueRender?: CatalogueInUse;

@@ -31,7 +31,7 @@ function pricedFor(release: CatalogueRelease, at: Date): Priced {
 
 /**
  * Every product, ordered by id, priced for now (or for the moment a release is being rendered for). The single source
- * of names, prices, weights and variants for pages and the server: the release this server serves (decision 018),
+ * of names, prices, weights and variants for pages and the server: the release this server serves (decision 019),
  * which its request keeps to its end; under the dev server and in tests, the build's own catalogue (content/products).
  */
 export async function getProducts(): Promise<Product[]> {

@@ -1,7 +1,8 @@
 // @public: other features may import this module (the rule is in tests/unit/import-rules.test.ts).
-// A product's sale: a lower price from one instant (included) to another (excluded). Pure. A build prices every
-// product for the moment it is built for (catalogue.server.ts), so its pages, their JSON-LD and what its checkout
-// charges agree; the publisher builds again, ahead of time, for each moment a sale starts or ends (decision 017).
+// A product's sale: a lower price from one instant (included) to another (excluded). Pure. A release's pages are
+// priced for the moment they are rendered for (catalogue.server.ts), so they, their JSON-LD and what the checkout
+// charges agree; the publisher renders them again, just ahead, for each moment a sale starts or ends (decisions 017
+// and 019).
 
 /** A sale as the catalogue holds it: its price in cents and when it runs. */
 export interface Sale {

@@ -1,7 +1,7 @@
 // @public: other features may import this module (the rule is in tests/unit/import-rules.test.ts).
 // The sitemap, in the form search engines read (sitemaps.org 0.9): an index naming one sitemap, which lists the shop's
 // public pages and every product's. Rendered with each release of the catalogue, so a product added or gone is in it
-// or out of it as soon as its page is (decision 018). Pages only a signed-in shopper, an admin or an editor sees
+// or out of it as soon as its page is (decision 019). Pages only a signed-in shopper, an admin or an editor sees
 // (wishlist, orders, admin, previews) are not in it.
 
 /** The public pages besides the products', in the order the sitemap lists them. */

@@ -133,7 +133,7 @@ export async function schedulePublish(me: EditorCaller, runAt: Date, timeZone: s
     });
     return { ok: true, scheduled: toScheduled(row), message: `A publish is scheduled for ${words}.` };
   });
-  // This server's publisher looks now: it builds ahead when the time is near, and wakes at it.
+  // This server's publisher looks now, and so learns to look again at the publish's time.
   if (result.ok) wake.publisher();
   return result;
 }

@@ -1,4 +1,4 @@
-// A release of the catalogue (decision 018): what shoppers are served for one catalogue with this server's code. The
+// A release of the catalogue (decision 019): what shoppers are served for one catalogue with this server's code. The
 // products, read from the files through the build's schema; the pages that show them (every page's header holds the
 // cart's names and prices), rendered once by the running app for each stretch of time in which the same sales run;
 // the pictures at addresses named by their bytes. Making one takes a second or two, not an `astro build`: the code is
