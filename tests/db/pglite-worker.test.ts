@@ -2,23 +2,15 @@
  * The embedded database runs its engine in a worker thread: a long statement must not hold up the server's thread,
  * calls must keep their order across the threads, and a closed database must answer as unavailable (503), not hang.
  */
-import { readFileSync } from 'node:fs';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isDatabaseUnavailable } from '@/server/db/database.server';
-import { openPglite } from '@/server/db/pglite.server';
+import { migratedPglite } from './test-database';
 
-/**
- * PGlite in memory, in its worker thread: a copy of the run's migrated snapshot (tests/setup/pglite-snapshot.ts), which
- * opens in a fraction of the time an empty database takes to be made.
- */
-function openInMemory() {
-  const snapshot = inject('migratedPglite');
-  return openPglite(null, snapshot ? { copyOf: readFileSync(snapshot) } : {});
-}
-
+// Each test opens PGlite in memory, in its worker thread (migratedPglite: a copy of the run's migrated snapshot,
+// whatever TEST_DATABASE_URL says).
 describe('the embedded database in its own thread', () => {
   it('leaves the server thread free while a statement runs', async () => {
-    const db = await openInMemory();
+    const db = await migratedPglite();
     try {
       let ticks = 0;
       const timer = setInterval(() => ticks++, 10);
@@ -32,7 +24,7 @@ describe('the embedded database in its own thread', () => {
   });
 
   it('runs calls in the order they were made: a statement never lands inside another caller transaction', async () => {
-    const db = await openInMemory();
+    const db = await migratedPglite();
     try {
       await db.exec(`create table seen (id integer primary key)`);
       let outside: Promise<unknown[]> | undefined;
@@ -54,7 +46,7 @@ describe('the embedded database in its own thread', () => {
   });
 
   it('answers as unavailable once closed', async () => {
-    const db = await openInMemory();
+    const db = await migratedPglite();
     await db.close();
     const error = await db.query(`select 1`).catch((e: unknown) => e);
     expect(error).toMatchObject({ message: 'The embedded database stopped: it was closed' });

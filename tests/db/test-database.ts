@@ -21,13 +21,7 @@ export const TEST_DATABASE_KIND = process.env.TEST_DATABASE_URL ? 'postgres' : '
  */
 export async function freshDatabase(): Promise<Database & { url?: string }> {
   const url = process.env.TEST_DATABASE_URL;
-  if (!url) {
-    const snapshot = inject('migratedPglite');
-    if (snapshot) return openPglite(null, { copyOf: readFileSync(snapshot) });
-    const db = await openPglite(null);
-    await prepare(db);
-    return db;
-  }
+  if (!url) return migratedPglite();
   const name = `aurelia_test_${randomBytes(6).toString('hex')}`;
   const admin = openPostgres(url, { max: 1 });
   await admin.exec(`create database ${name}`);
@@ -44,6 +38,18 @@ export async function freshDatabase(): Promise<Database & { url?: string }> {
       await admin.close();
     },
   };
+}
+
+/**
+ * A migrated in-memory PGlite of its own, whatever TEST_DATABASE_URL says: a copy of the run's snapshot, or (without
+ * one) a new database, migrated.
+ */
+export async function migratedPglite(): Promise<Database> {
+  const snapshot = inject('migratedPglite');
+  if (snapshot) return openPglite(null, { copyOf: readFileSync(snapshot) });
+  const db = await openPglite(null);
+  await prepare(db);
+  return db;
 }
 
 /** Where a PostgreSQL test database answers, for a second connection to it (another server); undefined on PGlite. */
