@@ -21,7 +21,7 @@ export default function PrivateCollection({ title, text, children }: Props) {
   if (user) return <>{children}</>;
   return (
     <>
-      <div className="private-prompt">
+      <div className="private-prompt private-collection-prompt">
         <h2>{title}</h2>
         <p>{text}</p>
         <div className="private-actions">
