@@ -9,10 +9,10 @@
 // Needs a build: `npm run test:soak` builds first. SOAK_PORT chooses the port (default: a free one).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { freePort } from './free-port.mjs';
 import { SERVER_ENV, SERVER_NODE_FLAGS } from './server-flags.mjs';
 
 const SHOPPERS = Number(process.env.SOAK_SHOPPERS ?? 200);
@@ -22,14 +22,6 @@ const SHOPPERS = Number(process.env.SOAK_SHOPPERS ?? 200);
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 90);
 const MEMORY_GROWTH_MB = Number(process.env.SOAK_MEMORY_GROWTH_MB ?? 50);
 const root = new URL('..', import.meta.url).pathname;
-
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const port = Number(process.env.SOAK_PORT ?? (await freePort()));
 const mailboxPort = Number(process.env.SOAK_MAILBOX_PORT ?? (await freePort()));

@@ -11,9 +11,9 @@ import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePorts } from '../../scripts/free-port.mjs';
 import { SERVER_NODE_FLAGS } from '../../scripts/server-flags.mjs';
 import { expect, test } from './fixtures';
-import { freePorts } from './second-shop';
 
 /** Whether `program` is an executable on the PATH, as spawn would find it. */
 function onPath(program: string): boolean {

@@ -14,9 +14,9 @@ import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
 import { decodeBackup } from '@/server/db/backup-files';
+import { freePorts } from '../../scripts/free-port.mjs';
 import { SERVER_NODE_FLAGS } from '../../scripts/server-flags.mjs';
 import { expect, test } from './fixtures';
-import { freePorts } from './second-shop';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -2,9 +2,9 @@
 // have, and `testOn(start, timeout)`: the shop's `test` pointed at it.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePorts } from '../../scripts/free-port.mjs';
 import { SERVER_NODE_FLAGS } from '../../scripts/server-flags.mjs';
 import { test } from './fixtures';
 import { MAILBOX as mailbox } from './journeys';
@@ -22,22 +22,6 @@ export interface SecondShop {
   /** What the server has printed so far (its start-up line names every adapter). */
   output: () => string;
   stop: () => Promise<void>;
-}
-
-/** Free ports on 127.0.0.1, held open together so two calls cannot get the same one. */
-export async function freePorts(count: number): Promise<number[]> {
-  const servers: Server[] = [];
-  const ports: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const address = server.address();
-    if (!address || typeof address === 'string') throw new Error('no port');
-    servers.push(server);
-    ports.push(address.port);
-  }
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  return ports;
 }
 
 /**
