@@ -4,7 +4,7 @@ import { readDevMailbox } from '@/server/mail/dev-mailbox.server';
 import type { E2EAdmin } from './admin-accounts';
 import { axeViolations } from './axe';
 import { expect, test } from './fixtures';
-import { addFromProductPage, checkoutTo, logIn, MAILBOX, newShopper, openCart, shippingAddress } from './journeys';
+import { addFromProductPage, checkoutTo, holdRequests, logIn, MAILBOX, newShopper, openCart, shippingAddress } from './journeys';
 
 // The shopper's side of discount codes (decision 009), on a desktop and on a phone: the drawer's "Discount code"
 // field, the code's line and the discounted totals in the drawer and at payment, paying with a TEST MODE card, the line
@@ -312,14 +312,7 @@ for (const viewport of VIEWPORTS) {
       await apply(page, big);
       await expect.poll(() => drawerTotals(page)).toContain(`Code ${big} \u2212$4.00`);
       // Back to one: while the server is asked, the tax and total wait for its answer rather than show an old one...
-      let answer: () => void = () => {};
-      const held = new Promise<void>((resolve) => {
-        answer = resolve;
-      });
-      await page.route('**/api/discount', async (route) => {
-        await held;
-        await route.continue();
-      });
+      const answer = await holdRequests(page, '**/api/discount');
       await drawer.getByRole('button', { name: 'Decrease quantity of Turmeric Face Soap' }).click();
       await expect.poll(() => drawerTotals(page)).toContain('Discount Checking…');
       expect(await drawerTotals(page)).toContain('Estimated total …');

@@ -85,12 +85,17 @@ export async function allHydrated(page: Page): Promise<void> {
  * Holds back every script of the shop's build the page asks for from now on, as a slow network would, until the
  * returned function is called: the page is there, its islands' code is not.
  */
-export async function holdScripts(page: Page): Promise<() => void> {
+export function holdScripts(page: Page): Promise<() => void> {
+  return holdRequests(page, '**/_astro/*.js');
+}
+
+/** Holds back every request the page makes to `url` (a glob) from now on, until the returned function is called. */
+export async function holdRequests(page: Page, url: string): Promise<() => void> {
   let release: () => void = () => {};
   const released = new Promise<void>((resolve) => {
     release = resolve;
   });
-  await page.route('**/_astro/*.js', async (route) => {
+  await page.route(url, async (route) => {
     await released;
     await route.continue();
   });

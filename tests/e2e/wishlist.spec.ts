@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { axeViolations } from './axe';
 import { expect, test } from './fixtures';
-import { card, consoleErrors, failOnce, hydrated, message, openSignedIn, signOutInAnotherTab } from './journeys';
+import { card, consoleErrors, failOnce, holdRequests, hydrated, message, openSignedIn, signOutInAnotherTab } from './journeys';
 
 /** axe over the page as it is now: the wishlist's own states are checked here, the guest prompt in accessibility.spec.ts. */
 async function expectNoViolations(page: Page) {
@@ -36,14 +36,7 @@ test.describe('wishlist', () => {
     expect(saved.status()).toBeLessThan(300);
     await openSignedIn(page, '/about');
     // The session's answer held back: until it comes, the page has only this browser's guess to go by.
-    let answer: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      answer = resolve;
-    });
-    await page.route('**/api/auth/session', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const answer = await holdRequests(page, '**/api/auth/session');
     await page.goto('/wishlist');
     await expect(page.getByRole('status').filter({ hasText: 'Loading…' })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Private Collection' })).toBeHidden();
